@@ -1,0 +1,116 @@
+#!/bin/bash
+# check.sh - install what is missing, build, and run every test of ptpsep.
+#
+#   sudo ./check.sh            everything (what CI runs)
+#   sudo ./check.sh --quick    one build and its unit tests only
+#
+# Builds happen out of tree under build/: a normal -Werror build, an
+# ASan+UBSan build, a clang libFuzzer build for the fuzz smoke, and
+# `make distcheck`.  Integration and interop tests (network namespaces,
+# root) run against the normal build.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")" && pwd)
+cd "$top"
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+jobs=$(nproc 2>/dev/null || echo 2)
+passed=0
+failed=0
+failed_names=()
+
+say() { printf '\n=== %s\n' "$*"; }
+
+if [ "$(id -u)" != 0 ]; then
+	echo "check.sh: run as root (sudo ./check.sh): it installs packages and creates network namespaces" >&2
+	exit 2
+fi
+
+# ---- Debian packages ---------------------------------------------------------
+pkgs=(build-essential autoconf automake libtool pkg-config
+      libevent-dev libprotobuf-c-dev protobuf-c-compiler libcap-ng-dev
+      libcmocka-dev clang libclang-rt-14-dev llvm iproute2 linuxptp tshark
+      iputils-ping procps)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	say "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# tshark asks whether non-root users may capture; answer no.
+	echo "wireshark-common wireshark-common/install-setuid boolean false" |
+		debconf-set-selections
+	apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# ---- users and groups the daemons and tests use -------------------------------
+for u in ptpsep-netd ptpsep-clockd; do
+	id -u "$u" >/dev/null 2>&1 ||
+		useradd --system --no-create-home --home-dir /nonexistent \
+			--shell /usr/sbin/nologin "$u"
+done
+getent group ptpsep-admin >/dev/null || groupadd --system ptpsep-admin
+
+# ---- build helpers ---------------------------------------------------------
+run_step() {	# name, command...
+	local name=$1; shift
+	say "$name"
+	if "$@"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		failed_names+=("$name")
+		echo "check.sh: FAILED: $name"
+	fi
+}
+
+build_and_check() {	# dir, configure args...
+	local dir=$1; shift
+	rm -rf "build/$dir"
+	mkdir -p "build/$dir"
+	(cd "build/$dir" && "$top/configure" -q "$@" && make -s -j"$jobs" &&
+	 make -s -j"$jobs" check) || {
+		for log in "build/$dir"/tests/*/*.log "build/$dir"/test-suite.log; do
+			[ -f "$log" ] && grep -q -E '^(FAIL|ERROR)|FAILED|ERROR:|runtime error' "$log" &&
+				{ echo "--- $log"; tail -40 "$log"; }
+		done
+		return 1
+	}
+	# Show the cmocka summaries so the counts appear in the log.
+	cat "build/$dir"/tests/unit/*.log | grep -E '^\[  (PASSED|FAILED)' || true
+}
+
+say "autoreconf"
+autoreconf -fi >/dev/null 2>&1 || { autoreconf -fi; exit 1; }
+
+run_step "build + unit tests (-Werror)" build_and_check default --enable-werror
+if [ $quick = 0 ]; then
+	run_step "build + unit tests (ASan+UBSan)" \
+		build_and_check sanitizers --enable-werror --enable-sanitizers
+	fuzz() {
+		rm -rf build/fuzz && mkdir -p build/fuzz &&
+		(cd build/fuzz && "$top/configure" -q CC=clang --enable-fuzzing &&
+		 make -s -j"$jobs" && make -s fuzz-smoke FUZZ_SECONDS="${FUZZ_SECONDS:-20}")
+	}
+	run_step "fuzz smoke (libFuzzer)" fuzz
+	run_step "make distcheck" \
+		bash -c "cd build/default && make -s -j$jobs distcheck >distcheck.log 2>&1 || { tail -40 distcheck.log; exit 1; }"
+fi
+
+# ---- integration and interop tests (root, network namespaces) ----------------
+if [ $quick = 0 ]; then
+	for t in tests/integration/*.sh tests/interop/*.sh; do
+		[ -e "$t" ] || continue
+		run_step "$t" env BUILD="$top/build/default" bash "$t"
+	done
+fi
+
+echo
+if [ $failed -gt 0 ]; then
+	echo "check.sh: failed steps: ${failed_names[*]}"
+fi
+echo "check: $passed passed, $failed failed"
+[ $failed = 0 ]
