@@ -80,6 +80,9 @@ vlog(enum log_level lvl, const char *fmt, va_list ap)
 }
 
 /* Appends ": strerror(errno)" as OpenNTPD's log_warn() does. */
+static void vlog_errno(enum log_level lvl, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
 static void
 vlog_errno(enum log_level lvl, const char *fmt, va_list ap)
 {

@@ -1,0 +1,1061 @@
+/*
+ * cfg.c - ptp4l.conf-compatible configuration parser and accessors.
+ *
+ * What ptp4l does, and what we do (etc/README.md has the user's view):
+ * - "[global]" (any case) and "[IFACE]" sections; a repeated section is
+ *   merged into the first one, the last value of a key wins.  ptp4l's
+ *   "[unicast_master_table]" is recognised, warned about and its lines
+ *   skipped.  Unlike ptp4l, a section line must be well formed: "[eth0"
+ *   or "[eth0 eth1]" is an error rather than silently "eth0".
+ * - "key value": the key is the first word, matched case-sensitively; the
+ *   value is the rest of the line without surrounding whitespace.  Enum
+ *   values match case-insensitively, numbers go through strtol()/strtod()
+ *   with base 0 (so 0x.. is hex and 0.. octal, as in ptp4l) and must be
+ *   consumed whole.
+ * - '#' starts a comment only as the first non-blank character of a line;
+ *   ptp4l keeps a trailing "# ..." in the value, and so do we (a number
+ *   with one is then an error, with a hint).
+ * - A key before any section header is an error, as in ptp4l.
+ * Unlike ptp4l we do not stop at the first error: every error of the file is
+ * reported, so that --check-config shows them all at once.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cfg.h"
+#include "log.h"
+
+#define IFNAME_MAX	15	/* IFNAMSIZ - 1 */
+#define SHOW_MAX	64	/* longest value or key quoted in a message */
+#define DIAG_MAX	512
+#define CMDLINE		"command line"
+
+struct cfg_val {
+	union {
+		int64_t i;	/* CFG_T_INT, CFG_T_INT64, CFG_T_ENUM */
+		double d;
+		char *s;	/* owned; may be NULL (no default) */
+	} u;
+	unsigned int set:1;	/* else the table's default applies */
+	unsigned int locked:1;	/* set by cfg_set_*(): files do not override */
+	unsigned int line;	/* where it was set, for duplicate warnings */
+	unsigned int gen;	/* in which load */
+};
+
+struct cfg_port {
+	char name[IFNAME_MAX + 1];
+	struct cfg_val *vals;	/* one per key; only port-scope ones used */
+};
+
+struct cfg {
+	struct cfg_val *global;	/* one per key */
+	struct cfg_port *ports;
+	size_t nports, cap;
+	cfg_diag_fn diag_fn;
+	void *diag_arg;
+	unsigned int errors, warnings;
+	unsigned int gen;	/* load counter */
+};
+
+/* Where a value comes from: a line of a file, or the command line. */
+struct src {
+	const char *file;
+	unsigned int line;
+	unsigned int load_errors;
+	int stopped;		/* CFG_MAX_ERRORS reached */
+};
+
+enum section {
+	SEC_NONE,	/* before the first header */
+	SEC_GLOBAL,
+	SEC_PORT,
+	SEC_SKIP,	/* known to ptp4l, not implemented: lines ignored */
+	SEC_BAD,	/* header was an error: lines ignored, not re-reported */
+};
+
+/* ---- diagnostics ---- */
+
+static void
+diag(struct cfg *cfg, struct src *src, enum cfg_severity sev,
+    const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void log_at(enum log_level lvl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+log_at(enum log_level lvl, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(lvl, fmt, ap);
+	va_end(ap);
+}
+
+static void
+emit(struct cfg *cfg, const struct cfg_diag *d, const char *where,
+    const char *body)
+{
+	if (cfg->diag_fn != NULL)
+		cfg->diag_fn(cfg->diag_arg, d);
+	else	/* the log line carries the severity itself */
+		log_at(d->severity == CFG_SEV_ERROR ? LOG_LVL_ERR :
+		    LOG_LVL_WARN, "%s%s", where, body);
+}
+
+static void
+diag(struct cfg *cfg, struct src *src, enum cfg_severity sev,
+    const char *key, const char *fmt, ...)
+{
+	char where[DIAG_MAX], body[DIAG_MAX], text[2 * DIAG_MAX + 16];
+	struct cfg_diag d;
+	va_list ap;
+
+	if (src->stopped)
+		return;
+	if (src->line > 0)
+		snprintf(where, sizeof(where), "%s:%u: ", src->file,
+		    src->line);
+	else
+		snprintf(where, sizeof(where), "%s: ", src->file);
+	va_start(ap, fmt);
+	vsnprintf(body, sizeof(body), fmt, ap);
+	va_end(ap);
+	snprintf(text, sizeof(text), "%s%s%s", where,
+	    sev == CFG_SEV_WARNING ? "warning: " : "", body);
+
+	if (sev == CFG_SEV_ERROR) {
+		cfg->errors++;
+		src->load_errors++;
+	} else {
+		cfg->warnings++;
+	}
+	d.severity = sev;
+	d.file = src->file;
+	d.line = src->line;
+	d.key = key;
+	d.text = text;
+	emit(cfg, &d, where, body);
+
+	/* A binary or runaway file would otherwise flood the log. */
+	if (sev == CFG_SEV_ERROR && src->load_errors >= CFG_MAX_ERRORS) {
+		src->stopped = 1;
+		d.line = 0;
+		d.key = NULL;
+		snprintf(where, sizeof(where), "%s: ", src->file);
+		snprintf(body, sizeof(body), "too many errors, giving up");
+		snprintf(text, sizeof(text), "%s%s", where, body);
+		emit(cfg, &d, where, body);
+	}
+}
+
+/* Quotable form of untrusted text: at most SHOW_MAX chars, then "...". */
+static const char *
+show(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n <= SHOW_MAX || len < SHOW_MAX + 4)
+		return s;
+	memcpy(buf, s, SHOW_MAX);
+	memcpy(buf + SHOW_MAX, "...", 4);
+	return buf;
+}
+
+/* Programming errors in callers: abort so they show on the first run. */
+static void bug(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+static void
+bug(const char *fmt, ...)
+{
+	char text[DIAG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	log_warnx("cfg: bug: %s", text);
+	abort();
+}
+
+void
+cfg_set_diag(struct cfg *cfg, cfg_diag_fn fn, void *arg)
+{
+	cfg->diag_fn = fn;
+	cfg->diag_arg = arg;
+}
+
+unsigned int
+cfg_error_count(const struct cfg *cfg)
+{
+	return cfg->errors;
+}
+
+unsigned int
+cfg_warning_count(const struct cfg *cfg)
+{
+	return cfg->warnings;
+}
+
+/* ---- life cycle ---- */
+
+static size_t
+key_index(const struct cfg_key *k)
+{
+	return (size_t)(k - cfg_key_at(0));
+}
+
+struct cfg *
+cfg_new(void)
+{
+	static int table_ok;	/* 0 unchecked, 1 good, -1 broken */
+	struct cfg *cfg;
+
+	if (table_ok == 0)
+		table_ok = cfg_keys_selftest() == 0 ? 1 : -1;
+	if (table_ok < 0)
+		return NULL;
+	cfg = calloc(1, sizeof(*cfg));
+	if (cfg == NULL)
+		return NULL;
+	cfg->global = calloc(cfg_key_count(), sizeof(*cfg->global));
+	if (cfg->global == NULL) {
+		free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+static void
+free_vals(struct cfg_val *vals)
+{
+	size_t i;
+
+	if (vals == NULL)
+		return;
+	for (i = 0; i < cfg_key_count(); i++)
+		if (cfg_key_at(i)->type == CFG_T_STRING && vals[i].set)
+			free(vals[i].u.s);
+	free(vals);
+}
+
+void
+cfg_free(struct cfg *cfg)
+{
+	size_t i;
+
+	if (cfg == NULL)
+		return;
+	for (i = 0; i < cfg->nports; i++)
+		free_vals(cfg->ports[i].vals);
+	free(cfg->ports);
+	free_vals(cfg->global);
+	free(cfg);
+}
+
+/* ---- ports ---- */
+
+int
+cfg_valid_ifname(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	/* The kernel's dev_valid_name(). */
+	if (len == 0 || len > IFNAME_MAX)
+		return 0;
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return 0;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c == '/' || c == ':' || c <= ' ' || c == 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
+int
+cfg_port_index(const struct cfg *cfg, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nports; i++)
+		if (strcmp(cfg->ports[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+size_t
+cfg_port_count(const struct cfg *cfg)
+{
+	return cfg->nports;
+}
+
+const char *
+cfg_port_name(const struct cfg *cfg, size_t i)
+{
+	return i < cfg->nports ? cfg->ports[i].name : NULL;
+}
+
+/* Returns the index, or -1 after an error diagnostic. */
+static int
+add_port(struct cfg *cfg, struct src *src, const char *name)
+{
+	struct cfg_port *p;
+	char sbuf[SHOW_MAX + 4];
+	int i;
+
+	if (!cfg_valid_ifname(name)) {
+		diag(cfg, src, CFG_SEV_ERROR, NULL,
+		    "invalid interface name '%s'",
+		    show(sbuf, sizeof(sbuf), name));
+		return -1;
+	}
+	i = cfg_port_index(cfg, name);
+	if (i >= 0)
+		return i;	/* as ptp4l: a repeated section is merged */
+	if (cfg->nports >= CFG_MAX_PORTS) {
+		diag(cfg, src, CFG_SEV_ERROR, NULL,
+		    "too many ports (max %d)", CFG_MAX_PORTS);
+		return -1;
+	}
+	if (cfg->nports == cfg->cap) {
+		size_t cap = cfg->cap ? cfg->cap * 2 : 4;
+
+		p = reallocarray(cfg->ports, cap, sizeof(*p));
+		if (p == NULL)
+			goto no_memory;
+		cfg->ports = p;
+		cfg->cap = cap;
+	}
+	p = &cfg->ports[cfg->nports];
+	memset(p, 0, sizeof(*p));
+	p->vals = calloc(cfg_key_count(), sizeof(*p->vals));
+	if (p->vals == NULL)
+		goto no_memory;
+	memcpy(p->name, name, strlen(name) + 1);
+	return (int)cfg->nports++;
+no_memory:
+	diag(cfg, src, CFG_SEV_ERROR, NULL, "out of memory");
+	return -1;
+}
+
+int
+cfg_add_port(struct cfg *cfg, const char *name)
+{
+	struct src src = { .file = CMDLINE };
+
+	return add_port(cfg, &src, name);
+}
+
+/* ---- value parsing ---- */
+
+/*
+ * strtod() follows LC_NUMERIC; a daemon that called setlocale() would read
+ * "0.3" as 0.  Parse in the C locale whatever the process's locale is.
+ */
+static locale_t
+c_locale(void)
+{
+	static locale_t loc;
+
+	if (loc == (locale_t)0)
+		loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	return loc;
+}
+
+/*
+ * strtod() follows LC_NUMERIC; a daemon that called setlocale() would read
+ * "0.3" as 0.  Parse in the C locale whatever the process's locale is.
+ */
+static double
+strtod_c(const char *s, char **end)
+{
+	locale_t loc = c_locale();
+
+	if (loc == (locale_t)0)
+		return strtod(s, end);
+	return strtod_l(s, end, loc);
+}
+
+static const char *
+enum_name(const struct cfg_enum_val *v, int64_t value)
+{
+	for (; v != NULL && v->name != NULL; v++)
+		if (v->value == value)
+			return v->name;
+	return NULL;
+}
+
+static const struct cfg_enum_val *
+enum_find(const struct cfg_enum_val *v, const char *name)
+{
+	for (; v != NULL && v->name != NULL; v++)
+		if (strcasecmp(v->name, name) == 0)
+			return v;
+	return NULL;
+}
+
+static void
+enum_list(const struct cfg_enum_val *v, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (; v->name != NULL && n < len; v++) {
+		int r = snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+		    v->name);
+
+		if (r < 0)
+			break;
+		n += (size_t)r;
+	}
+}
+
+/* A '#' after blank: the user probably meant a trailing comment. */
+static const char *
+hash_hint(const char *value)
+{
+	const char *h = strchr(value, '#');
+
+	if (h != NULL && h > value && (h[-1] == ' ' || h[-1] == '\t'))
+		return " (a '#' comment must be on a line of its own)";
+	return "";
+}
+
+/*
+ * Parses value for key k into *out.  Returns 0, or -1 after an error
+ * diagnostic (name: the key as the user wrote it).
+ */
+static int
+parse_value(struct cfg *cfg, struct src *src, const struct cfg_key *k,
+    const char *name, const char *value, struct cfg_val *out)
+{
+	const struct cfg_enum_val *ev;
+	char sbuf[SHOW_MAX + 4], list[256];
+	const char *why, *shown = show(sbuf, sizeof(sbuf), value);
+	char *end;
+	long long ll;
+	double d;
+
+	switch (k->type) {
+	case CFG_T_INT:
+	case CFG_T_INT64:
+		ev = enum_find(k->vals, value);
+		if (ev != NULL) {
+			out->u.i = ev->value;
+			return 0;
+		}
+		errno = 0;
+		ll = strtoll(value, &end, 0);
+		if (end == value || *end != '\0') {
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "bad value '%s' for key '%s': not an integer%s",
+			    shown, name, hash_hint(value));
+			return -1;
+		}
+		if (errno == ERANGE || ll < k->imin || ll > k->imax) {
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "value '%s' for key '%s' is out of range "
+			    "[%lld, %lld]", shown, name, (long long)k->imin,
+			    (long long)k->imax);
+			return -1;
+		}
+		out->u.i = ll;
+		return 0;
+	case CFG_T_DOUBLE:
+		errno = 0;
+		d = strtod_c(value, &end);
+		if (end == value || *end != '\0') {
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "bad value '%s' for key '%s': not a number%s",
+			    shown, name, hash_hint(value));
+			return -1;
+		}
+		/* ptp4l takes "nan"; every comparison with it is false. */
+		if (!isfinite(d) && errno != ERANGE) {
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "bad value '%s' for key '%s': not a finite number",
+			    shown, name);
+			return -1;
+		}
+		if (errno == ERANGE || d < k->dmin || d > k->dmax) {
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "value '%s' for key '%s' is out of range [%g, %g]",
+			    shown, name, k->dmin, k->dmax);
+			return -1;
+		}
+		out->u.d = d;
+		return 0;
+	case CFG_T_ENUM:
+		ev = enum_find(k->vals, value);
+		if (ev == NULL) {
+			enum_list(k->vals, list, sizeof(list));
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "bad value '%s' for key '%s': expected one of %s",
+			    shown, name, list);
+			return -1;
+		}
+		/*
+		 * An error, not a warning: running with another servo or
+		 * time stamping than the one asked for would mislead.
+		 */
+		if (k->status == CFG_ST_IMPLEMENTED &&
+		    ev->status != CFG_ST_IMPLEMENTED) {
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "value '%s' of key '%s' is known to ptp4l but not "
+			    "supported by ptpsep", ev->name, name);
+			return -1;
+		}
+		out->u.i = ev->value;
+		return 0;
+	case CFG_T_STRING:
+		why = k->check != NULL ? k->check(value) : NULL;
+		if (why != NULL) {
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "bad value '%s' for key '%s': %s", shown, name, why);
+			return -1;
+		}
+		out->u.s = strdup(value);
+		if (out->u.s == NULL) {
+			diag(cfg, src, CFG_SEV_ERROR, name, "out of memory");
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- unknown key suggestions ---- */
+
+/* Optimal string alignment distance, for "did you mean". */
+static size_t
+osa_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t rows[3][SHOW_MAX + 1], *pp, *p, *c;
+
+	if (la > SHOW_MAX || lb > SHOW_MAX)
+		return SIZE_MAX;
+	/* Row r lives in rows[r % 3]. */
+	for (j = 0; j <= lb; j++)
+		rows[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		pp = rows[(i + 1) % 3];	/* row i - 2 */
+		p = rows[(i + 2) % 3];	/* row i - 1 */
+		c = rows[i % 3];	/* row i */
+		c[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t v = p[j] + 1;
+
+			if (c[j - 1] + 1 < v)
+				v = c[j - 1] + 1;
+			if (p[j - 1] + cost < v)
+				v = p[j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			c[j] = v;
+		}
+	}
+	return rows[la % 3][lb];
+}
+
+static const char *
+suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t i, d, best_d = SIZE_MAX, limit, len = strlen(name);
+
+	limit = len <= 4 ? 1 : 2;
+	for (i = 0; i < cfg_key_count(); i++) {
+		const char *k = cfg_key_at(i)->name;
+
+		if (strcasecmp(k, name) == 0)
+			return k;
+		/* Lengths further apart than the limit cannot match. */
+		if (strlen(k) + limit < len || len + limit < strlen(k))
+			continue;
+		d = osa_distance(name, k);
+		if (d <= limit && d < best_d) {
+			best_d = d;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/* ---- setting a value ---- */
+
+/*
+ * Sets key name to value for port (-1: global) from src.  cmdline: a
+ * cfg_set_*() call, which locks the value.  Returns 0 or -1 (error).
+ */
+static int
+apply(struct cfg *cfg, struct src *src, int port, const char *name,
+    const char *value, int cmdline)
+{
+	const struct cfg_key *k;
+	const char *hint;
+	struct cfg_val v, *dst;
+	char sbuf[SHOW_MAX + 4];
+	const char *shown = show(sbuf, sizeof(sbuf), name);
+
+	k = cfg_key_find(name);
+	if (k == NULL) {
+		hint = suggest(name);
+		if (hint != NULL)
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "unknown key '%s' (did you mean '%s'?)", shown,
+			    hint);
+		else
+			diag(cfg, src, CFG_SEV_ERROR, name,
+			    "unknown key '%s'", shown);
+		return -1;
+	}
+	if (k->alias_of != NULL) {
+		if (k->flags & CFG_KF_DEPRECATED)
+			diag(cfg, src, CFG_SEV_WARNING, name,
+			    "key '%s' is deprecated, use '%s'", name,
+			    k->alias_of);
+		k = cfg_key_find(k->alias_of);
+	}
+	if (port >= 0 && k->scope == CFG_SC_GLOBAL) {
+		diag(cfg, src, CFG_SEV_ERROR, name,
+		    "key '%s' is global-only and cannot be set in section "
+		    "[%s]", name, cfg->ports[port].name);
+		return -1;
+	}
+	/* A file line needs a value (ptp4l); "--message_tag=" may be empty. */
+	if (value[0] == '\0' && (!cmdline || k->type != CFG_T_STRING)) {
+		diag(cfg, src, CFG_SEV_ERROR, name,
+		    "missing value for key '%s'", name);
+		return -1;
+	}
+	memset(&v, 0, sizeof(v));
+	if (parse_value(cfg, src, k, name, value, &v) != 0)
+		return -1;
+	if (k->status != CFG_ST_IMPLEMENTED)
+		diag(cfg, src, CFG_SEV_WARNING, name,
+		    "key '%s' is known to ptp4l but not implemented by ptpsep; "
+		    "ignored%s%s%s", name, k->note ? " (" : "",
+		    k->note ? k->note : "", k->note ? ")" : "");
+
+	dst = port >= 0 ? &cfg->ports[port].vals[key_index(k)] :
+	    &cfg->global[key_index(k)];
+	if (dst->locked && !cmdline) {
+		/* ptp4l: the command line overrides the file. */
+		if (k->type == CFG_T_STRING)
+			free(v.u.s);
+		return 0;
+	}
+	if (dst->set && !cmdline && dst->gen == cfg->gen && dst->line > 0)
+		diag(cfg, src, CFG_SEV_WARNING, name,
+		    "key '%s' already set at line %u; the last value wins",
+		    name, dst->line);
+	if (k->type == CFG_T_STRING && dst->set)
+		free(dst->u.s);
+	dst->u = v.u;
+	dst->set = 1;
+	dst->locked = cmdline ? 1 : dst->locked;
+	dst->line = src->line;
+	dst->gen = cfg->gen;
+	return 0;
+}
+
+/* ---- the file parser ---- */
+
+static int
+is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static char *
+trim(char *s)
+{
+	char *e;
+
+	while (is_blank((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && is_blank((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static enum section
+parse_section(struct cfg *cfg, struct src *src, char *line, int *port)
+{
+	char sbuf[SHOW_MAX + 4];
+	size_t len = strlen(line);
+	char *name, *p;
+
+	if (line[len - 1] != ']') {
+		diag(cfg, src, CFG_SEV_ERROR, NULL,
+		    "bad section header '%s': missing ']'",
+		    show(sbuf, sizeof(sbuf), line));
+		return SEC_BAD;
+	}
+	line[len - 1] = '\0';
+	name = trim(line + 1);
+	if (name[0] == '\0') {
+		diag(cfg, src, CFG_SEV_ERROR, NULL, "empty section name");
+		return SEC_BAD;
+	}
+	for (p = name; *p != '\0'; p++) {
+		if (is_blank((unsigned char)*p) || *p == '[' || *p == ']') {
+			diag(cfg, src, CFG_SEV_ERROR, NULL,
+			    "bad section name '%s'",
+			    show(sbuf, sizeof(sbuf), name));
+			return SEC_BAD;
+		}
+	}
+	if (strcasecmp(name, "global") == 0)
+		return SEC_GLOBAL;
+	if (strcasecmp(name, "unicast_master_table") == 0) {
+		diag(cfg, src, CFG_SEV_WARNING, NULL,
+		    "section [%s] is known to ptp4l but not implemented by "
+		    "ptpsep; its lines are ignored", name);
+		return SEC_SKIP;
+	}
+	*port = add_port(cfg, src, name);
+	return *port >= 0 ? SEC_PORT : SEC_BAD;
+}
+
+/* One line, without its '\n'; NUL and length already checked. */
+static void
+parse_line(struct cfg *cfg, struct src *src, char *raw, enum section *sec,
+    int *port)
+{
+	char sbuf[SHOW_MAX + 4];
+	char *line, *key, *value;
+
+	line = trim(raw);
+	if (line[0] == '\0' || line[0] == '#')
+		return;
+	if (line[0] == '[') {
+		*sec = parse_section(cfg, src, line, port);
+		return;
+	}
+	key = line;
+	for (value = line; *value != '\0' && !is_blank((unsigned char)*value);
+	    value++)
+		;
+	if (*value != '\0')
+		*value++ = '\0';
+	value = trim(value);
+
+	switch (*sec) {
+	case SEC_NONE:
+		diag(cfg, src, CFG_SEV_ERROR, key,
+		    "key '%s' outside of any section (start the file with "
+		    "[global] or [IFACE])", show(sbuf, sizeof(sbuf), key));
+		return;
+	case SEC_SKIP:
+	case SEC_BAD:
+		return;
+	case SEC_GLOBAL:
+		apply(cfg, src, -1, key, value, 0);
+		return;
+	case SEC_PORT:
+		apply(cfg, src, *port, key, value, 0);
+		return;
+	}
+}
+
+/* Returns 0, or the first byte that may not appear in a line. */
+static unsigned char
+bad_char(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < ' ' && !is_blank(c)) || c == 0x7f)
+			return c == 0 ? 0xff : c;	/* NUL reported apart */
+	}
+	return 0;
+}
+
+int
+cfg_load_buffer(struct cfg *cfg, const char *name, const char *buf,
+    size_t len)
+{
+	struct src src = { .file = name };
+	enum section sec = SEC_NONE;
+	char line[CFG_LINE_MAX + 2];
+	const char *p = buf, *end = buf + len, *nl;
+	int port = -1;
+	size_t n;
+	unsigned char c;
+
+	cfg->gen++;
+	while (p < end && !src.stopped) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = (nl != NULL ? nl : end) - p;
+		src.line++;
+		if (n > 0 && p[n - 1] == '\r')
+			n--;	/* CRLF files: the CR is not counted */
+		if (n > CFG_LINE_MAX) {
+			diag(cfg, &src, CFG_SEV_ERROR, NULL,
+			    "line too long (more than %d characters)",
+			    CFG_LINE_MAX);
+		} else if (memchr(p, '\0', n) != NULL) {
+			diag(cfg, &src, CFG_SEV_ERROR, NULL,
+			    "NUL byte in line");
+		} else if ((c = bad_char(p, n)) != 0) {
+			diag(cfg, &src, CFG_SEV_ERROR, NULL,
+			    "control character 0x%02x in line", c);
+		} else {
+			memcpy(line, p, n);
+			line[n] = '\0';
+			parse_line(cfg, &src, line, &sec, &port);
+		}
+		if (nl == NULL)
+			break;
+		p = nl + 1;
+	}
+	return src.load_errors ? -1 : 0;
+}
+
+int
+cfg_load_file(struct cfg *cfg, const char *path)
+{
+	struct src src = { .file = path };
+	char *buf;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	f = fopen(path, "re");
+	if (f == NULL) {
+		diag(cfg, &src, CFG_SEV_ERROR, NULL, "cannot open: %s",
+		    strerror(errno));
+		return -1;
+	}
+	buf = malloc(CFG_FILE_MAX + 1);
+	if (buf == NULL) {
+		fclose(f);
+		diag(cfg, &src, CFG_SEV_ERROR, NULL, "out of memory");
+		return -1;
+	}
+	len = fread(buf, 1, CFG_FILE_MAX + 1, f);
+	if (ferror(f)) {
+		diag(cfg, &src, CFG_SEV_ERROR, NULL, "read error: %s",
+		    strerror(errno));
+		rc = -1;
+	} else if (len > CFG_FILE_MAX) {
+		diag(cfg, &src, CFG_SEV_ERROR, NULL,
+		    "file too large (more than %d bytes)", CFG_FILE_MAX);
+		rc = -1;
+	} else {
+		rc = cfg_load_buffer(cfg, path, buf, len);
+	}
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+/* ---- accessors ---- */
+
+static const struct cfg_key *
+resolve(const char *key, enum cfg_type want, const char *fn)
+{
+	const struct cfg_key *k = cfg_key_find(key);
+	int ok;
+
+	if (k == NULL)
+		bug("%s: unknown key '%s'", fn, key);
+	if (k->alias_of != NULL)
+		k = cfg_key_find(k->alias_of);
+	switch (want) {
+	case CFG_T_INT:
+		ok = k->type == CFG_T_INT || k->type == CFG_T_ENUM;
+		break;
+	case CFG_T_INT64:
+		ok = k->type == CFG_T_INT64 || k->type == CFG_T_INT;
+		break;
+	default:
+		ok = k->type == want;
+		break;
+	}
+	if (!ok)
+		bug("%s: key '%s' has another type", fn, key);
+	return k;
+}
+
+/* The value in force, or NULL for the table's default. */
+static const struct cfg_val *
+lookup(const struct cfg *cfg, const char *port, const struct cfg_key *k)
+{
+	size_t i = key_index(k);
+	int p;
+
+	if (port != NULL && k->scope == CFG_SC_PORT) {
+		p = cfg_port_index(cfg, port);
+		if (p >= 0 && cfg->ports[p].vals[i].set)
+			return &cfg->ports[p].vals[i];
+	}
+	return cfg->global[i].set ? &cfg->global[i] : NULL;
+}
+
+int
+cfg_get_int(const struct cfg *cfg, const char *port, const char *key)
+{
+	const struct cfg_key *k = resolve(key, CFG_T_INT, __func__);
+	const struct cfg_val *v = lookup(cfg, port, k);
+
+	return (int)(v != NULL ? v->u.i : k->idef);
+}
+
+int64_t
+cfg_get_int64(const struct cfg *cfg, const char *port, const char *key)
+{
+	const struct cfg_key *k = resolve(key, CFG_T_INT64, __func__);
+	const struct cfg_val *v = lookup(cfg, port, k);
+
+	return v != NULL ? v->u.i : k->idef;
+}
+
+double
+cfg_get_double(const struct cfg *cfg, const char *port, const char *key)
+{
+	const struct cfg_key *k = resolve(key, CFG_T_DOUBLE, __func__);
+	const struct cfg_val *v = lookup(cfg, port, k);
+
+	return v != NULL ? v->u.d : k->ddef;
+}
+
+const char *
+cfg_get_str(const struct cfg *cfg, const char *port, const char *key)
+{
+	const struct cfg_key *k = resolve(key, CFG_T_STRING, __func__);
+	const struct cfg_val *v = lookup(cfg, port, k);
+
+	return v != NULL ? v->u.s : k->sdef;
+}
+
+const char *
+cfg_get_enum_name(const struct cfg *cfg, const char *port, const char *key)
+{
+	const struct cfg_key *k = resolve(key, CFG_T_ENUM, __func__);
+	const struct cfg_val *v = lookup(cfg, port, k);
+
+	return enum_name(k->vals, v != NULL ? v->u.i : k->idef);
+}
+
+int
+cfg_is_set(const struct cfg *cfg, const char *port, const char *key)
+{
+	const struct cfg_key *k = cfg_key_find(key);
+
+	if (k == NULL)
+		bug("%s: unknown key '%s'", __func__, key);
+	if (k->alias_of != NULL)
+		k = cfg_key_find(k->alias_of);
+	return lookup(cfg, port, k) != NULL;
+}
+
+/* ---- command-line overrides ---- */
+
+static int
+set_common(struct cfg *cfg, const char *port, const char *key,
+    const char *value)
+{
+	struct src src = { .file = CMDLINE };
+	char sbuf[SHOW_MAX + 4];
+	int p = -1;
+	unsigned char c;
+
+	if (port != NULL) {
+		p = cfg_port_index(cfg, port);
+		if (p < 0) {
+			diag(cfg, &src, CFG_SEV_ERROR, key, "unknown port '%s'",
+			    show(sbuf, sizeof(sbuf), port));
+			return -1;
+		}
+	}
+	/* The file parser never sees these; the command line could. */
+	c = bad_char(value, strlen(value));
+	if (c != 0) {
+		diag(cfg, &src, CFG_SEV_ERROR, key,
+		    "control character 0x%02x in value for key '%s'", c,
+		    show(sbuf, sizeof(sbuf), key));
+		return -1;
+	}
+	return apply(cfg, &src, p, key, value, 1);
+}
+
+int
+cfg_set_from_string(struct cfg *cfg, const char *port, const char *key,
+    const char *value)
+{
+	return set_common(cfg, port, key, value);
+}
+
+int
+cfg_set_int(struct cfg *cfg, const char *port, const char *key, int v)
+{
+	const struct cfg_key *k = resolve(key, CFG_T_INT, __func__);
+	char buf[32];
+
+	/* Enum keys take the value's name, so one path checks both. */
+	if (k->type == CFG_T_ENUM) {
+		const char *name = enum_name(k->vals, v);
+
+		if (name == NULL)
+			bug("%s: %d is no value of key '%s'", __func__, v,
+			    key);
+		return set_common(cfg, port, key, name);
+	}
+	snprintf(buf, sizeof(buf), "%d", v);
+	return set_common(cfg, port, key, buf);
+}
+
+int
+cfg_set_int64(struct cfg *cfg, const char *port, const char *key, int64_t v)
+{
+	char buf[32];
+
+	resolve(key, CFG_T_INT64, __func__);
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	return set_common(cfg, port, key, buf);
+}
+
+int
+cfg_set_double(struct cfg *cfg, const char *port, const char *key, double v)
+{
+	char buf[64];
+	locale_t loc = c_locale(), old = (locale_t)0;
+
+	resolve(key, CFG_T_DOUBLE, __func__);
+	/* %a round-trips exactly; in the C locale so strtod_c() reads it. */
+	if (loc != (locale_t)0)
+		old = uselocale(loc);
+	snprintf(buf, sizeof(buf), "%a", v);
+	if (old != (locale_t)0)
+		uselocale(old);
+	return set_common(cfg, port, key, buf);
+}
+
+int
+cfg_set_str(struct cfg *cfg, const char *port, const char *key,
+    const char *v)
+{
+	resolve(key, CFG_T_STRING, __func__);
+	return set_common(cfg, port, key, v);
+}

@@ -1,0 +1,255 @@
+/*
+ * cfg.h - the configuration file shared by ptp-netd, ptp-clockd and ptpctl.
+ *
+ * The syntax and the key names are those of linuxptp's ptp4l.conf, so an
+ * existing ptp4l.conf loads unchanged: [global] and [IFACE] sections,
+ * "key value" lines, whole-line '#' comments.  Every key ptp4l knows is in
+ * the table (lib/cfg_keys.c); the ones ptpsep does not implement yet load
+ * with a warning, everything else that is wrong is an error naming the file,
+ * the line and the key.  The library never exits: diagnostics go to a
+ * callback (default: log_warnx) and are counted, so `--check-config` can
+ * report all of them and exit non-zero.
+ *
+ * The header is cfg.h rather than config.h because autoconf's config.h is
+ * included as "config.h" by every source file; a lib/config.h would shadow
+ * it for the files in lib/.
+ */
+#ifndef PTPSEP_CFG_H
+#define PTPSEP_CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cfg;
+
+/* ---- the key table (read-only, for introspection and documentation) ---- */
+
+enum cfg_type {
+	CFG_T_INT,	/* int, range-checked */
+	CFG_T_INT64,	/* int64_t, range-checked */
+	CFG_T_DOUBLE,	/* finite double, range-checked */
+	CFG_T_STRING,	/* rest of the line, optionally validated */
+	CFG_T_ENUM,	/* one of named values, case-insensitive (as ptp4l) */
+};
+
+enum cfg_scope {
+	CFG_SC_GLOBAL,	/* [global] only */
+	CFG_SC_PORT,	/* [global] sets the default, [IFACE] overrides it */
+};
+
+enum cfg_status {
+	CFG_ST_IMPLEMENTED,	/* parsed, checked and used by ptpsep */
+	CFG_ST_UNIMPLEMENTED,	/* known to ptp4l, not (yet) used: warning */
+};
+
+/* cfg_key.flags */
+#define CFG_KF_OWN		(1u << 0)	/* ptpsep's own key, not ptp4l's */
+#define CFG_KF_DEPRECATED	(1u << 1)	/* alias that warns when used */
+#define CFG_KF_PTP4L_4X		(1u << 2)	/* ptp4l >= 4.0 only, not 3.1 */
+
+struct cfg_enum_val {
+	const char *name;
+	int value;
+	enum cfg_status status;	/* an unimplemented value is an error */
+};
+
+struct cfg_key {
+	const char *name;
+	enum cfg_type type;
+	enum cfg_scope scope;
+	enum cfg_status status;
+	unsigned int flags;
+	int64_t imin, imax, idef;	/* CFG_T_INT, CFG_T_INT64, CFG_T_ENUM */
+	double dmin, dmax, ddef;	/* CFG_T_DOUBLE */
+	const char *sdef;		/* CFG_T_STRING; NULL: no default */
+	/*
+	 * CFG_T_ENUM: the allowed names.  CFG_T_INT: extra keywords accepted
+	 * besides numbers (ptp4l's "ASAP").  NULL-name terminated.
+	 */
+	const struct cfg_enum_val *vals;
+	/* CFG_T_STRING: returns NULL if valid, else why not. */
+	const char *(*check)(const char *value);
+	const char *alias_of;	/* this name sets/reads another key */
+	const char *note;	/* appended to the "not implemented" warning */
+};
+
+size_t cfg_key_count(void);
+const struct cfg_key *cfg_key_at(size_t i);
+/* Exact (case-sensitive, as ptp4l) lookup; aliases are not resolved. */
+const struct cfg_key *cfg_key_find(const char *name);
+/*
+ * Checks the table: sorted, unique, defaults in range, aliases resolvable.
+ * Returns 0, or -1 after logging what is wrong.  cfg_new() runs it once.
+ */
+int cfg_keys_selftest(void);
+
+/* ---- enum values of the keys ptpsep implements ---- */
+
+enum cfg_timestamping {
+	CFG_TS_HARDWARE,
+	CFG_TS_SOFTWARE,
+	CFG_TS_LEGACY,
+	CFG_TS_ONESTEP,
+	CFG_TS_P2P1STEP,
+};
+
+enum cfg_transport {
+	CFG_TRANS_UDPV4,
+	CFG_TRANS_UDPV6,
+	CFG_TRANS_L2,
+};
+
+enum cfg_delay_mech {
+	CFG_DM_E2E,
+	CFG_DM_P2P,
+	CFG_DM_AUTO,
+	CFG_DM_COMMON_P2P,
+	CFG_DM_NONE,
+};
+
+enum cfg_servo {
+	CFG_SERVO_PI,
+	CFG_SERVO_LINREG,
+	CFG_SERVO_NTPSHM,
+	CFG_SERVO_NULLF,
+	CFG_SERVO_REFCLOCK_SOCK,
+};
+
+enum cfg_tsproc {
+	CFG_TSPROC_FILTER,
+	CFG_TSPROC_RAW,
+	CFG_TSPROC_FILTER_WEIGHT,
+	CFG_TSPROC_RAW_WEIGHT,
+};
+
+enum cfg_delay_filter {
+	CFG_FILTER_MOVING_AVERAGE,
+	CFG_FILTER_MOVING_MEDIAN,
+};
+
+/* ptp4l's fault_reset_interval "ASAP" */
+#define CFG_FRI_ASAP		(-128)
+
+/* clock_device, decoded */
+enum cfg_clock_kind {
+	CFG_CLK_SYSTEM,		/* "system": CLOCK_REALTIME */
+	CFG_CLK_PHC,		/* "/dev/ptpN" */
+	CFG_CLK_VIRTUAL,	/* "virtual": netd's software clock */
+};
+
+/*
+ * Decodes a clock_device value.  *phc_index is N of /dev/ptpN (else -1).
+ * Returns 0, or -1 if the value is not one of the three forms.
+ */
+int cfg_clock_device_parse(const char *value, enum cfg_clock_kind *kind,
+    int *phc_index);
+
+/* ---- diagnostics ---- */
+
+enum cfg_severity {
+	CFG_SEV_ERROR,
+	CFG_SEV_WARNING,
+};
+
+struct cfg_diag {
+	enum cfg_severity severity;
+	const char *file;	/* name given to the load call */
+	unsigned int line;	/* 1-based; 0 when not about one line */
+	const char *key;	/* NULL when not about one key */
+	/* The whole message, e.g. "ptp.cfg:12: unknown key 'domianNumber'". */
+	const char *text;
+};
+
+typedef void (*cfg_diag_fn)(void *arg, const struct cfg_diag *diag);
+
+/*
+ * Where diagnostics go.  fn == NULL restores the default, log_warnx() of
+ * diag->text.  The callback may not call back into the same struct cfg.
+ */
+void cfg_set_diag(struct cfg *cfg, cfg_diag_fn fn, void *arg);
+
+/* Totals over every load and set since cfg_new(). */
+unsigned int cfg_error_count(const struct cfg *cfg);
+unsigned int cfg_warning_count(const struct cfg *cfg);
+
+/* ---- life cycle and loading ---- */
+
+/* NULL on allocation failure or a broken key table (logged). */
+struct cfg *cfg_new(void);
+void cfg_free(struct cfg *cfg);
+
+/*
+ * Both return 0 if this load raised no error, -1 otherwise; warnings do not
+ * fail a load.  Loading goes on after an error so that every error of the
+ * file is reported (up to CFG_MAX_ERRORS per load).  Several loads layer:
+ * later values override earlier ones, except for global values locked by a
+ * cfg_set_*() call (the command line wins over the file, as in ptp4l).
+ */
+int cfg_load_file(struct cfg *cfg, const char *path);
+int cfg_load_buffer(struct cfg *cfg, const char *name, const char *buf,
+    size_t len);
+
+#define CFG_LINE_MAX	1023		/* characters, without the newline */
+#define CFG_FILE_MAX	(1024 * 1024)	/* bytes */
+#define CFG_MAX_ERRORS	100		/* per load; then the load stops */
+#define CFG_MAX_PORTS	1024
+
+/* ---- ports ---- */
+
+/* Linux interface name rules (dev_valid_name): 1..15 chars, no '/', ':',
+ * whitespace or control character, not "." or "..".  Returns 1 if valid. */
+int cfg_valid_ifname(const char *name);
+
+/*
+ * Adds a port (netd's -i) unless it exists.  Returns its index, or -1 with an
+ * error diagnostic if the name is invalid or there are too many ports.
+ */
+int cfg_add_port(struct cfg *cfg, const char *name);
+size_t cfg_port_count(const struct cfg *cfg);
+/* NULL if i is out of range. */
+const char *cfg_port_name(const struct cfg *cfg, size_t i);
+/* Index of the port, or -1. */
+int cfg_port_index(const struct cfg *cfg, const char *name);
+
+/* ---- values ----
+ *
+ * port: NULL for the global value, or a port name; a port without its own
+ * value (or an unknown port, or a global-only key) yields the global value.
+ * Aliases (slaveOnly, masterOnly, ...) resolve to their target.
+ *
+ * Asking for a key that is not in the table, or with the wrong type, is a
+ * programming error: it is logged and the process aborts, so the bug shows
+ * on the first run instead of yielding a plausible wrong value.
+ */
+int cfg_get_int(const struct cfg *cfg, const char *port, const char *key);
+int64_t cfg_get_int64(const struct cfg *cfg, const char *port,
+    const char *key);
+double cfg_get_double(const struct cfg *cfg, const char *port,
+    const char *key);
+/* NULL only for the few ptp4l strings without default (message_tag, ...). */
+const char *cfg_get_str(const struct cfg *cfg, const char *port,
+    const char *key);
+/* Name of the current value of an enum key, as spelt in the table. */
+const char *cfg_get_enum_name(const struct cfg *cfg, const char *port,
+    const char *key);
+/* 1 if the value was given by a file or a set call, 0 if it is the default. */
+int cfg_is_set(const struct cfg *cfg, const char *port, const char *key);
+
+/*
+ * Command-line overrides.  Values are checked exactly as in a file (range,
+ * enum, validator) and a bad one is an error diagnostic (file "command
+ * line") and returns -1.  A global value set here is locked: a file loaded
+ * later does not change it.  A port must exist (cfg_add_port) first.
+ */
+int cfg_set_int(struct cfg *cfg, const char *port, const char *key, int v);
+int cfg_set_int64(struct cfg *cfg, const char *port, const char *key,
+    int64_t v);
+int cfg_set_double(struct cfg *cfg, const char *port, const char *key,
+    double v);
+int cfg_set_str(struct cfg *cfg, const char *port, const char *key,
+    const char *v);
+/* Parses value as the file would (ptp4l's --key=value long options). */
+int cfg_set_from_string(struct cfg *cfg, const char *port, const char *key,
+    const char *value);
+
+#endif /* PTPSEP_CFG_H */

@@ -1,0 +1,145 @@
+/*
+ * cli.c - the daemons' command line (see cli.h).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "cli.h"
+#include "log.h"
+
+static void
+cli_usage(const struct cli *cli, FILE *out)
+{
+	fprintf(out,
+	    "usage: %s [-mqh] [-f FILE]%s [-l LEVEL] [--check-config]\n"
+	    "       [--KEY=VALUE ...]\n"
+	    "%s\n\n"
+	    "  -f FILE           configuration file (ptp4l.conf syntax)\n"
+	    "%s"
+	    "  -m                run in the foreground, log to stderr\n"
+	    "  -q                do not log to syslog\n"
+	    "  -l LEVEL          log level 3..7 (or err, warning, notice, "
+	    "info, debug)\n"
+	    "  --check-config    check the configuration and exit\n"
+	    "  --KEY=VALUE       set configuration key KEY (overrides the "
+	    "file)\n"
+	    "  -h, --help        this text\n"
+	    "  -v, --version     version\n",
+	    cli->prog, cli->accept_iface ? " [-i IFACE ...]" : "",
+	    cli->summary,
+	    cli->accept_iface ?
+	    "  -i IFACE          add a port (repeatable; also [IFACE] "
+	    "sections)\n" : "");
+}
+
+/* Takes the value of an option from "-xVALUE", "--k=VALUE" or the next arg. */
+static const char *
+cli_optval(int argc, char **argv, int *i, const char *inline_val)
+{
+	if (inline_val != NULL)
+		return inline_val;
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+static enum cli_result
+cli_bad(const struct cli *cli, const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s: %s\n", cli->prog, what, arg);
+	fprintf(stderr, "try '%s --help'\n", cli->prog);
+	return CLI_EXIT_USAGE;
+}
+
+enum cli_result
+cli_parse(struct cli *cli, struct cfg *cfg, int argc, char **argv)
+{
+	const char *val;
+	char key[128];
+	int i, lvl;
+
+	cli->config_file = NULL;
+	cli->foreground = 0;
+	cli->quiet = 0;
+	cli->log_level = -1;
+	cli->check_config = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			cli_usage(cli, stdout);
+			return CLI_EXIT_OK;
+		} else if (strcmp(a, "-v") == 0 ||
+		    strcmp(a, "--version") == 0) {
+			printf("%s %s\n", cli->prog, PACKAGE_VERSION);
+			return CLI_EXIT_OK;
+		} else if (strcmp(a, "-m") == 0) {
+			cli->foreground = 1;
+		} else if (strcmp(a, "-q") == 0) {
+			cli->quiet = 1;
+		} else if (strcmp(a, "--check-config") == 0) {
+			cli->check_config = 1;
+		} else if (strncmp(a, "-f", 2) == 0 && a[1] == 'f') {
+			val = cli_optval(argc, argv, &i, a[2] ? a + 2 : NULL);
+			if (val == NULL)
+				return cli_bad(cli, "missing file after", a);
+			cli->config_file = val;
+		} else if (strncmp(a, "-l", 2) == 0) {
+			val = cli_optval(argc, argv, &i, a[2] ? a + 2 : NULL);
+			if (val == NULL || (lvl = log_level_parse(val)) < 0)
+				return cli_bad(cli, "bad log level", val ? val : a);
+			cli->log_level = lvl;
+		} else if (strncmp(a, "-i", 2) == 0 && cli->accept_iface) {
+			val = cli_optval(argc, argv, &i, a[2] ? a + 2 : NULL);
+			if (val == NULL)
+				return cli_bad(cli, "missing interface after", a);
+			if (cfg_add_port(cfg, val) < 0)
+				return cli_bad(cli, "bad interface", val);
+		} else if (strncmp(a, "--", 2) == 0 && a[2] != '\0') {
+			/* --KEY=VALUE or --KEY VALUE, as ptp4l's long options */
+			const char *eq = strchr(a + 2, '=');
+			size_t klen = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+
+			if (klen == 0 || klen >= sizeof(key))
+				return cli_bad(cli, "bad option", a);
+			memcpy(key, a + 2, klen);
+			key[klen] = '\0';
+			if (cfg_key_find(key) == NULL)
+				return cli_bad(cli, "unknown option", a);
+			val = cli_optval(argc, argv, &i, eq ? eq + 1 : NULL);
+			if (val == NULL)
+				return cli_bad(cli, "missing value after", a);
+			if (cfg_set_from_string(cfg, NULL, key, val) != 0)
+				return cli_bad(cli, "bad value for", a);
+		} else {
+			return cli_bad(cli, "unknown argument", a);
+		}
+	}
+	if (cli->config_file != NULL)
+		(void)cfg_load_file(cfg, cli->config_file);
+	return CLI_RUN;
+}
+
+int
+cli_check_config_verdict(const struct cli *cli, const struct cfg *cfg)
+{
+	unsigned int errs = cfg_error_count(cfg);
+	unsigned int warns = cfg_warning_count(cfg);
+
+	if (errs > 0) {
+		fprintf(stderr, "%s: configuration %s: %u error(s), "
+		    "%u warning(s)\n", cli->prog,
+		    cli->config_file ? cli->config_file : "(none)", errs,
+		    warns);
+		return 1;
+	}
+	printf("%s: configuration %s OK (%u warning(s), %zu port(s))\n",
+	    cli->prog, cli->config_file ? cli->config_file : "(defaults)",
+	    warns, cfg_port_count(cfg));
+	return 0;
+}

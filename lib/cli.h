@@ -1,0 +1,46 @@
+/*
+ * cli.h - the command line shared by ptp-netd and ptp-clockd.
+ *
+ * Options follow ptp4l where they mean the same (-f, -i, -m, -l, -q) and,
+ * as ptp4l does, every configuration key is also a long option
+ * (--domainNumber=24, --netd_socket=/tmp/x): such a value overrides the file.
+ */
+#ifndef PTPSEP_CLI_H
+#define PTPSEP_CLI_H
+
+struct cfg;
+
+struct cli {
+	const char *prog;	/* program name for messages */
+	const char *summary;	/* one line for --help */
+	int accept_iface;	/* -i IFACE allowed (netd) */
+	/* results */
+	const char *config_file;
+	int foreground;		/* -m: log to stderr */
+	int quiet;		/* -q: no syslog */
+	int log_level;		/* -l N; -1 when not given */
+	int check_config;	/* --check-config */
+};
+
+enum cli_result {
+	CLI_RUN = 0,		/* go on */
+	CLI_EXIT_OK = 1,	/* --help or --version printed */
+	CLI_EXIT_USAGE = 2,	/* bad usage, message printed */
+};
+
+/*
+ * Parses argv into cli and cfg (ports from -i, key overrides from long
+ * options), then loads cli->config_file if given.  Errors in the file are
+ * reported through cfg's diagnostics; the caller decides with
+ * cfg_error_count().
+ */
+enum cli_result cli_parse(struct cli *cli, struct cfg *cfg, int argc,
+    char **argv);
+
+/*
+ * The end of --check-config: prints a verdict line and returns the exit
+ * status (0 when the configuration has no error).
+ */
+int cli_check_config_verdict(const struct cli *cli, const struct cfg *cfg);
+
+#endif /* PTPSEP_CLI_H */

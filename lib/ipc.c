@@ -1,0 +1,314 @@
+/*
+ * ipc.c - one protobuf-c envelope per SOCK_SEQPACKET datagram.
+ *
+ * The descriptor of the envelope is passed in, so the netd envelope and the
+ * two control envelopes share this code; see ipc.h for the contract.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "ipc.h"
+#include "ipc_private.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+/* Thread-local so that a later threaded user cannot see another's detail. */
+static _Thread_local char ipc_detail_buf[256];
+
+/* Writable copy: the generated Hello holds a char *, not a const char *. */
+static char ipc_software_version[] = PACKAGE_VERSION;
+
+void
+ipc_set_detail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ipc_detail_buf, sizeof(ipc_detail_buf), fmt, ap);
+	va_end(ap);
+}
+
+const char *
+ipc_detail(void)
+{
+	return ipc_detail_buf;
+}
+
+const char *
+ipc_strerror(int err)
+{
+	switch (err) {
+	case IPC_OK:
+		return "success";
+	case IPC_E_SYS:
+		return "system call failed";
+	case IPC_E_AGAIN:
+		return "would block";
+	case IPC_E_EOF:
+		return "peer closed the connection";
+	case IPC_E_TOOBIG:
+		return "message too large to send";
+	case IPC_E_OVERSIZE:
+		return "received datagram larger than the size cap";
+	case IPC_E_TRUNCATED:
+		return "received datagram truncated";
+	case IPC_E_SHORT:
+		return "datagram sent in part";
+	case IPC_E_DECODE:
+		return "undecodable message";
+	case IPC_E_EMPTY:
+		return "message with no known body";
+	case IPC_E_INVALID:
+		return "message breaks a structural limit";
+	case IPC_E_VERSION:
+		return "protocol version mismatch";
+	case IPC_E_ROLE:
+		return "unexpected peer role";
+	}
+	return "unknown ipc error";
+}
+
+uint32_t
+ipc_envelope_case(const ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	const ProtobufCFieldDescriptor *f;
+	const void *member;
+	uint32_t c;
+	unsigned i;
+
+	/*
+	 * An envelope is a message whose fields are all members of one oneof;
+	 * its case word sits at the quantifier_offset of any member.
+	 */
+	for (i = 0; i < d->n_fields; i++) {
+		f = &d->fields[i];
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) == 0)
+			continue;
+		memcpy(&c, (const char *)m + f->quantifier_offset, sizeof(c));
+		if (c != f->id)
+			continue;
+		/* A sender may set the case but leave the member NULL. */
+		member = (const char *)m + f->offset;
+		if (f->type == PROTOBUF_C_TYPE_MESSAGE &&
+		    *(const void *const *)member == NULL)
+			return 0;
+		return c;
+	}
+	return 0;
+}
+
+int
+ipc_encode(const ProtobufCMessage *m, uint8_t *buf, size_t cap, size_t *len)
+{
+	size_t size;
+	int rc;
+
+	*len = 0;
+	if (ipc_envelope_case(m) == 0) {
+		ipc_set_detail("%s: no body set", m->descriptor->short_name);
+		return IPC_E_EMPTY;
+	}
+	if ((rc = ipc_check(m)) != IPC_OK)
+		return rc;
+	size = protobuf_c_message_get_packed_size(m);
+	if (size > IPC_MAX_MSG || size > cap) {
+		ipc_set_detail("%s: %zu bytes packed, cap %zu",
+		    m->descriptor->short_name, size,
+		    cap < IPC_MAX_MSG ? cap : (size_t)IPC_MAX_MSG);
+		return IPC_E_TOOBIG;
+	}
+	*len = protobuf_c_message_pack(m, buf);
+	return IPC_OK;
+}
+
+int
+ipc_send(int fd, const ProtobufCMessage *m)
+{
+	uint8_t buf[IPC_MAX_MSG];
+	size_t len;
+	ssize_t n;
+	int rc;
+
+	if ((rc = ipc_encode(m, buf, sizeof(buf), &len)) != IPC_OK)
+		return rc;
+	/* MSG_NOSIGNAL: a vanished peer is an error return, not SIGPIPE. */
+	do {
+		n = send(fd, buf, len, MSG_NOSIGNAL | MSG_EOR);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		ipc_set_detail("send: %s", strerror(errno));
+		return (errno == EAGAIN || errno == EWOULDBLOCK) ?
+		    IPC_E_AGAIN : IPC_E_SYS;
+	}
+	if ((size_t)n != len) {
+		/* SEQPACKET is all or nothing; anything else is not ours. */
+		ipc_set_detail("send: %zd of %zu bytes", n, len);
+		return IPC_E_SHORT;
+	}
+	return IPC_OK;
+}
+
+int
+ipc_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
+    size_t len, ProtobufCMessage **out)
+{
+	ProtobufCMessage *m;
+	int rc;
+
+	*out = NULL;
+	if (len > IPC_MAX_MSG) {
+		ipc_set_detail("%s: %zu bytes, cap %d", desc->short_name, len,
+		    IPC_MAX_MSG);
+		return IPC_E_OVERSIZE;
+	}
+	/*
+	 * NULL allocator: protobuf-c's default, malloc/free.  It returns NULL
+	 * for a failed allocation as for bad input; both end the message.
+	 */
+	m = protobuf_c_message_unpack(desc, NULL, len, buf);
+	if (m == NULL) {
+		ipc_set_detail("%s: %zu bytes do not unpack", desc->short_name,
+		    len);
+		return IPC_E_DECODE;
+	}
+	/* An unknown field number lands here too: a newer peer's body. */
+	if (ipc_envelope_case(m) == 0) {
+		ipc_set_detail("%s: no known body in %zu bytes",
+		    desc->short_name, len);
+		protobuf_c_message_free_unpacked(m, NULL);
+		return IPC_E_EMPTY;
+	}
+	if ((rc = ipc_check(m)) != IPC_OK) {
+		protobuf_c_message_free_unpacked(m, NULL);
+		return rc;
+	}
+	*out = m;
+	return IPC_OK;
+}
+
+int
+ipc_recv(int fd, const ProtobufCMessageDescriptor *desc,
+    ProtobufCMessage **out)
+{
+	/* One spare byte, so that a datagram of cap + 1 is seen as oversize. */
+	uint8_t buf[IPC_MAX_MSG + 1];
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	*out = NULL;
+	/*
+	 * MSG_TRUNC makes recvmsg return the datagram's real length; the
+	 * kernel discards the rest of a SEQPACKET record either way, so the
+	 * next recv starts at the next message.
+	 */
+	do {
+		n = recvmsg(fd, &mh, MSG_TRUNC);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		ipc_set_detail("recvmsg: %s", strerror(errno));
+		return (errno == EAGAIN || errno == EWOULDBLOCK) ?
+		    IPC_E_AGAIN : IPC_E_SYS;
+	}
+	/*
+	 * 0 is end of file.  A 0-byte datagram reads the same; no conforming
+	 * peer sends one (an empty envelope is refused by ipc_encode), so
+	 * ending the connection is the right answer to it too.
+	 */
+	if (n == 0) {
+		ipc_set_detail("%s: end of file", desc->short_name);
+		return IPC_E_EOF;
+	}
+	if ((size_t)n > IPC_MAX_MSG) {
+		ipc_set_detail("%s: datagram of %zd bytes, cap %d",
+		    desc->short_name, n, IPC_MAX_MSG);
+		return IPC_E_OVERSIZE;
+	}
+	/*
+	 * We pass no control buffer: MSG_CTRUNC means the peer sent ancillary
+	 * data (file descriptors, credentials), which this protocol never
+	 * carries.  The kernel has closed any descriptors it could not hand
+	 * over.
+	 */
+	if (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
+		ipc_set_detail("%s: datagram of %zd bytes with %s",
+		    desc->short_name, n, (mh.msg_flags & MSG_CTRUNC) ?
+		    "ancillary data" : "truncated data");
+		return IPC_E_TRUNCATED;
+	}
+	return ipc_decode(desc, buf, (size_t)n, out);
+}
+
+void
+ipc_free(ProtobufCMessage *m)
+{
+	if (m != NULL)
+		protobuf_c_message_free_unpacked(m, NULL);
+}
+
+void
+ipc_hello_init(Ptpsep__Hello *h, Ptpsep__Role role)
+{
+	ptpsep__hello__init(h);
+	h->protocol_version = IPC_PROTOCOL_VERSION;
+	h->role = role;
+	h->software_version = ipc_software_version;
+}
+
+static const char *
+ipc_role_name(int role)
+{
+	const ProtobufCEnumValue *v;
+
+	v = protobuf_c_enum_descriptor_get_value(&ptpsep__role__descriptor,
+	    role);
+	return v != NULL ? v->name : "ROLE_?";
+}
+
+int
+ipc_hello_check(const Ptpsep__Hello *h, Ptpsep__Role expect)
+{
+	const char *sw = h->software_version != NULL &&
+	    h->software_version[0] != '\0' ? h->software_version : "?";
+
+	/* The version first: another version may number its roles otherwise. */
+	if (h->protocol_version != IPC_PROTOCOL_VERSION) {
+		ipc_set_detail("peer (%s, software %s) speaks protocol version "
+		    "%u, this side speaks version %u: run matching versions "
+		    "of ptp-netd, ptp-clockd and ptpctl",
+		    ipc_role_name(h->role), sw, h->protocol_version,
+		    IPC_PROTOCOL_VERSION);
+		return IPC_E_VERSION;
+	}
+	if (h->role == PTPSEP__ROLE__ROLE_UNSPECIFIED ||
+	    protobuf_c_enum_descriptor_get_value(&ptpsep__role__descriptor,
+	    h->role) == NULL ||
+	    (expect != PTPSEP__ROLE__ROLE_UNSPECIFIED && h->role != expect)) {
+		ipc_set_detail("peer (software %s) says it is %s (%d), "
+		    "expected %s", sw, ipc_role_name(h->role), (int)h->role,
+		    expect != PTPSEP__ROLE__ROLE_UNSPECIFIED ?
+		    ipc_role_name(expect) : "any known role");
+		return IPC_E_ROLE;
+	}
+	return IPC_OK;
+}
+
+void
+ipc_error_init(Ptpsep__Error *e, Ptpsep__ErrorCode code, const char *msg)
+{
+	ptpsep__error__init(e);
+	e->code = code;
+	/* Packing only reads it; the generated struct lacks the const. */
+	e->message = (char *)(uintptr_t)msg;
+}

@@ -1,0 +1,370 @@
+/*
+ * ipc_check.c - structural limits that hold for every message of the
+ * interprocess protocol, checked by walking protobuf-c's descriptors.
+ *
+ * Walking descriptors instead of writing a checker per message means a
+ * field added to the schema is covered the day it is added: its enum values,
+ * string length and repeated count are limited without new code.  The few
+ * rules that depend on meaning are keyed by field name, a naming convention
+ * recorded in proto/README.md; a bytes field that matches no rule is
+ * refused, so a new one cannot slip through unbounded.
+ *
+ * Semantic checks of one request (is the port index configured, is this
+ * unicast address learned) are the receiver's, not this file's.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ipc.h"
+#include "ipc_private.h"
+
+/* The schema nests 6 deep at most; a bound keeps the recursion honest. */
+#define IPC_MAX_DEPTH	12
+
+/* Reads a pointer stored at p; memcpy because p carries no alignment. */
+static const void *
+load_ptr(const void *p)
+{
+	const void *v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+static size_t
+repeated_cap(const char *name)
+{
+	if (strcmp(name, "ports") == 0)
+		return IPC_MAX_PORTS;
+	if (strcmp(name, "addresses") == 0)
+		return IPC_MAX_ADDRS;
+	if (strcmp(name, "masters") == 0)
+		return IPC_MAX_FOREIGN;
+	return IPC_MAX_REPEATED;
+}
+
+static int
+check_string(const char *path, const char *name, const char *s)
+{
+	size_t len, i;
+
+	if (s == NULL)
+		return IPC_OK;
+	len = strnlen(s, IPC_MAX_TEXT + 1);
+	if (len > IPC_MAX_TEXT) {
+		ipc_set_detail("%s: string longer than %d", path, IPC_MAX_TEXT);
+		return IPC_E_INVALID;
+	}
+	/*
+	 * Printable ASCII only: these strings end up in logs and in ptpctl's
+	 * JSON, and a newline from a hostile peer must not forge a log line.
+	 */
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c > 0x7e) {
+			ipc_set_detail("%s: byte 0x%02x at %zu is not "
+			    "printable ASCII", path, c, i);
+			return IPC_E_INVALID;
+		}
+	}
+	if (strcmp(name, "iface") == 0 &&
+	    (len > IPC_MAX_IFNAME || strchr(s, '/') != NULL ||
+	    strchr(s, ' ') != NULL)) {
+		ipc_set_detail("%s: \"%s\" is not an interface name", path, s);
+		return IPC_E_INVALID;
+	}
+	return IPC_OK;
+}
+
+static int
+check_bytes(const char *path, const char *name, const ProtobufCBinaryData *b)
+{
+	size_t lo, hi;
+
+	/* Empty means unset in proto3; the receiver decides if it may be. */
+	if (b->len == 0)
+		return IPC_OK;
+	if (b->data == NULL) {
+		ipc_set_detail("%s: %zu bytes at NULL", path, b->len);
+		return IPC_E_INVALID;
+	}
+	if (ends_with(name, "identity")) {
+		lo = hi = IPC_CLOCK_IDENTITY_LEN;
+	} else if (strcmp(name, "mac") == 0) {
+		lo = hi = IPC_MAC_LEN;
+	} else if (strcmp(name, "payload") == 0) {
+		lo = IPC_MIN_PTP_PAYLOAD;
+		hi = IPC_MAX_PTP_PAYLOAD;
+	} else if (strcmp(name, "addr") == 0) {
+		lo = 1;		/* exact length per family: check_address() */
+		hi = 16;
+	} else {
+		ipc_set_detail("%s: bytes field without a length rule", path);
+		return IPC_E_INVALID;
+	}
+	if (b->len < lo || b->len > hi) {
+		ipc_set_detail("%s: %zu bytes, want %zu..%zu", path, b->len, lo,
+		    hi);
+		return IPC_E_INVALID;
+	}
+	return IPC_OK;
+}
+
+static int
+check_address(const char *path, const Ptpsep__Netd__Address *a)
+{
+	size_t want;
+
+	switch (a->family) {
+	case PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC:
+		want = IPC_MAC_LEN;
+		break;
+	case PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV4:
+		want = 4;
+		break;
+	case PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV6:
+		want = 16;
+		break;
+	default:
+		/* A present Address must say what it is. */
+		ipc_set_detail("%s: address family not set", path);
+		return IPC_E_INVALID;
+	}
+	if (a->addr.len != want) {
+		ipc_set_detail("%s: %zu address bytes for family %d, want %zu",
+		    path, a->addr.len, (int)a->family, want);
+		return IPC_E_INVALID;
+	}
+	return IPC_OK;
+}
+
+/* Checks that only make sense for one message type. */
+static int
+check_type(const char *path, const ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+
+	if (d == &ptpsep__timestamp__descriptor) {
+		const Ptpsep__Timestamp *t = (const Ptpsep__Timestamp *)m;
+
+		if (t->nanoseconds >= 1000000000u) {
+			ipc_set_detail("%s: nanoseconds %u >= 1e9", path,
+			    t->nanoseconds);
+			return IPC_E_INVALID;
+		}
+	} else if (d == &ptpsep__netd__address__descriptor) {
+		return check_address(path, (const Ptpsep__Netd__Address *)m);
+	}
+	return IPC_OK;
+}
+
+static int check_msg(const char *path, const ProtobufCMessage *m, int depth);
+
+/* One value of field f stored at p; path names it for ipc_detail(). */
+static int
+check_value(const char *path, const ProtobufCFieldDescriptor *f,
+    const void *p, int depth)
+{
+	int32_t e;
+	double dv;
+	float fv;
+	const ProtobufCMessage *sub;
+
+	switch (f->type) {
+	case PROTOBUF_C_TYPE_ENUM:
+		/* Stored as an int-sized enum (PROTOBUF_C__FORCE_ENUM...). */
+		memcpy(&e, p, sizeof(e));
+		if (protobuf_c_enum_descriptor_get_value(f->descriptor, e) ==
+		    NULL) {
+			ipc_set_detail("%s: unknown enum value %d", path,
+			    (int)e);
+			return IPC_E_INVALID;
+		}
+		return IPC_OK;
+	case PROTOBUF_C_TYPE_DOUBLE:
+		memcpy(&dv, p, sizeof(dv));
+		if (!isfinite(dv)) {
+			ipc_set_detail("%s: not a finite number", path);
+			return IPC_E_INVALID;
+		}
+		return IPC_OK;
+	case PROTOBUF_C_TYPE_FLOAT:
+		memcpy(&fv, p, sizeof(fv));
+		if (!isfinite(fv)) {
+			ipc_set_detail("%s: not a finite number", path);
+			return IPC_E_INVALID;
+		}
+		return IPC_OK;
+	case PROTOBUF_C_TYPE_STRING:
+		return check_string(path, f->name, load_ptr(p));
+	case PROTOBUF_C_TYPE_BYTES:
+		return check_bytes(path, f->name,
+		    (const ProtobufCBinaryData *)p);
+	case PROTOBUF_C_TYPE_MESSAGE:
+		sub = load_ptr(p);
+		if (sub == NULL)
+			return IPC_OK;
+		/* Only a local sender can get this wrong; pack would trust it. */
+		if (sub->descriptor != f->descriptor) {
+			ipc_set_detail("%s: holds a %s", path,
+			    sub->descriptor != NULL ?
+			    sub->descriptor->short_name : "NULL descriptor");
+			return IPC_E_INVALID;
+		}
+		return check_msg(path, sub, depth + 1);
+	default:
+		/* Integers and bools: every value is structurally fine. */
+		return IPC_OK;
+	}
+}
+
+static size_t
+value_size(ProtobufCType t)
+{
+	switch (t) {
+	case PROTOBUF_C_TYPE_INT32:
+	case PROTOBUF_C_TYPE_SINT32:
+	case PROTOBUF_C_TYPE_SFIXED32:
+	case PROTOBUF_C_TYPE_UINT32:
+	case PROTOBUF_C_TYPE_FIXED32:
+		return sizeof(uint32_t);
+	case PROTOBUF_C_TYPE_INT64:
+	case PROTOBUF_C_TYPE_SINT64:
+	case PROTOBUF_C_TYPE_SFIXED64:
+	case PROTOBUF_C_TYPE_UINT64:
+	case PROTOBUF_C_TYPE_FIXED64:
+		return sizeof(uint64_t);
+	case PROTOBUF_C_TYPE_FLOAT:
+		return sizeof(float);
+	case PROTOBUF_C_TYPE_DOUBLE:
+		return sizeof(double);
+	case PROTOBUF_C_TYPE_BOOL:
+		return sizeof(protobuf_c_boolean);
+	case PROTOBUF_C_TYPE_ENUM:
+		return sizeof(int32_t);
+	case PROTOBUF_C_TYPE_STRING:
+		return sizeof(char *);
+	case PROTOBUF_C_TYPE_BYTES:
+		return sizeof(ProtobufCBinaryData);
+	case PROTOBUF_C_TYPE_MESSAGE:
+		return sizeof(ProtobufCMessage *);
+	}
+	return 0;
+}
+
+static int
+check_field(const char *path, const ProtobufCMessage *m,
+    const ProtobufCFieldDescriptor *f, int depth)
+{
+	const char *base = (const char *)m;
+	const char *member = base + f->offset;
+	const char *arr;
+	protobuf_c_boolean has;
+	uint32_t oneof_case;
+	size_t n, i, sz;
+	char sub[192];
+	int rc;
+
+	if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
+		memcpy(&oneof_case, base + f->quantifier_offset,
+		    sizeof(oneof_case));
+		if (oneof_case != f->id)
+			return IPC_OK;
+	} else if (f->label == PROTOBUF_C_LABEL_OPTIONAL &&
+	    f->type != PROTOBUF_C_TYPE_MESSAGE &&
+	    f->type != PROTOBUF_C_TYPE_STRING) {
+		/* proto2-style presence; the schema is proto3, kept general. */
+		memcpy(&has, base + f->quantifier_offset, sizeof(has));
+		if (!has)
+			return IPC_OK;
+	}
+
+	if (f->label != PROTOBUF_C_LABEL_REPEATED) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, f->name);
+		return check_value(sub, f, member, depth);
+	}
+
+	memcpy(&n, base + f->quantifier_offset, sizeof(n));
+	if (n > repeated_cap(f->name)) {
+		ipc_set_detail("%s.%s: %zu elements, at most %zu", path,
+		    f->name, n, repeated_cap(f->name));
+		return IPC_E_INVALID;
+	}
+	arr = load_ptr(member);
+	if (n > 0 && arr == NULL) {
+		ipc_set_detail("%s.%s: %zu elements at NULL", path, f->name, n);
+		return IPC_E_INVALID;
+	}
+	sz = value_size(f->type);
+	for (i = 0; i < n; i++) {
+		const char *elem = arr + i * sz;
+
+		snprintf(sub, sizeof(sub), "%s.%s[%zu]", path, f->name, i);
+		/* NULL elements are sender bugs that pack would dereference. */
+		if ((f->type == PROTOBUF_C_TYPE_MESSAGE ||
+		    f->type == PROTOBUF_C_TYPE_STRING) &&
+		    load_ptr(elem) == NULL) {
+			ipc_set_detail("%s: NULL element", sub);
+			return IPC_E_INVALID;
+		}
+		if ((rc = check_value(sub, f, elem, depth)) != IPC_OK)
+			return rc;
+	}
+	return IPC_OK;
+}
+
+static int
+check_msg(const char *path, const ProtobufCMessage *m, int depth)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	unsigned i;
+	int rc;
+
+	if (depth > IPC_MAX_DEPTH) {
+		ipc_set_detail("%s: nested deeper than %d", path,
+		    IPC_MAX_DEPTH);
+		return IPC_E_INVALID;
+	}
+	for (i = 0; i < d->n_fields; i++)
+		if ((rc = check_field(path, m, &d->fields[i], depth)) != IPC_OK)
+			return rc;
+	/*
+	 * Unknown fields are a newer peer's additions and are kept, but
+	 * protobuf-c 1.4.1 accepts an overlong-encoded field number 0 (bytes
+	 * 80 00), which no encoder may emit and which it then packs into a
+	 * message it refuses itself (found by fuzz_ipc).
+	 */
+	for (i = 0; i < m->n_unknown_fields; i++) {
+		if (m->unknown_fields[i].tag == 0) {
+			ipc_set_detail("%s: field number 0", path);
+			return IPC_E_INVALID;
+		}
+	}
+	return check_type(path, m);
+}
+
+int
+ipc_check(const ProtobufCMessage *m)
+{
+	/*
+	 * Not protobuf_c_message_check(): in 1.4.1 it reads every member of a
+	 * oneof union as if it were set, so SetRequest{priority1 = 5} would
+	 * have it dereference 5.  check_field() covers what it checks.
+	 */
+	return check_msg(m->descriptor->short_name, m, 0);
+}

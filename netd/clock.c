@@ -1,0 +1,149 @@
+/*
+ * clock.c - clock factory, the generic wrappers and clock_apply().
+ *
+ * The backends are in clock_posix.c (system, PHC) and clock_virtual.c; the
+ * bounds on requests in clock_bounds.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "clock.h"
+
+struct clock *
+clock_open(const char *device, const struct clock_params *p)
+{
+	static const struct clock_params defaults;
+
+	if (device == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (p == NULL)
+		p = &defaults;
+	if (strcmp(device, "system") == 0)
+		return clock_system_open();
+	if (strcmp(device, "virtual") == 0)
+		return vclock_open(p);
+	if (strncmp(device, "/dev/ptp", 8) == 0)
+		return clock_phc_open(device);
+	log_warnx("clock_device %s: not system, virtual or /dev/ptpN", device);
+	errno = EINVAL;
+	return NULL;
+}
+
+void
+clock_close(struct clock *c)
+{
+	if (c != NULL)
+		c->ops->destroy(c);
+}
+
+int
+clock_read(struct clock *c, struct timespec *ts)
+{
+	return c->ops->gettime(c, ts);
+}
+
+int
+clock_adjfreq(struct clock *c, double ppb)
+{
+	return c->ops->adjfreq(c, ppb);
+}
+
+int
+clock_step(struct clock *c, int64_t ns)
+{
+	return c->ops->step(c, ns);
+}
+
+int
+clock_getfreq(struct clock *c, double *ppb)
+{
+	return c->ops->getfreq(c, ppb);
+}
+
+int
+clock_to_timescale(struct clock *c, struct timespec raw, struct timespec *out)
+{
+	return c->ops->to_timescale(c, raw, out);
+}
+
+const char *
+clock_kind_name(enum clock_kind kind)
+{
+	switch (kind) {
+	case CLOCK_KIND_SYSTEM:
+		return "system";
+	case CLOCK_KIND_PHC:
+		return "phc";
+	case CLOCK_KIND_VIRTUAL:
+		return "virtual";
+	}
+	return "?";
+}
+
+int
+clock_ts_to_ns(struct timespec ts, int64_t *ns)
+{
+	__int128 v;
+
+	if (ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	v = (__int128)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	if (v > INT64_MAX || v < INT64_MIN)
+		return -ERANGE;
+	*ns = (int64_t)v;
+	return 0;
+}
+
+struct timespec
+clock_ns_to_ts(int64_t ns)
+{
+	struct timespec ts;
+	int64_t sec = ns / NSEC_PER_SEC, rem = ns % NSEC_PER_SEC;
+
+	/* C division truncates toward zero; timespec wants nsec in [0, 1e9). */
+	if (rem < 0) {
+		rem += NSEC_PER_SEC;
+		sec -= 1;
+	}
+	ts.tv_sec = (time_t)sec;
+	ts.tv_nsec = (long)rem;
+	return ts;
+}
+
+int
+clock_apply(struct clock *c, const struct clock_bounds *b,
+    struct clock_bounds_state *st, const struct clock_req *req,
+    int64_t now_ns, enum clock_status *status)
+{
+	int rc;
+
+	*status = clock_check_request(b, st, req, now_ns);
+	if (*status != CLOCK_ST_OK) {
+		log_warnx("clock %s: %s request refused: %s", c->name,
+		    req->op == CLOCK_OP_STEP ? "step" : "adjfreq",
+		    clock_status_name(*status));
+		return -EPERM;
+	}
+	if (req->op == CLOCK_OP_ADJFREQ) {
+		rc = clock_adjfreq(c, req->freq_ppb);
+	} else {
+		rc = clock_step(c, req->step_ns);
+		/*
+		 * A step the kernel refused still counts: a peer that keeps
+		 * asking must not get more attempts than the window allows.
+		 */
+		clock_bounds_record_step(st, now_ns);
+	}
+	if (rc < 0) {
+		errno = -rc;
+		log_warn("clock %s: %s", c->name,
+		    req->op == CLOCK_OP_STEP ? "step" : "adjfreq");
+	}
+	return rc;
+}

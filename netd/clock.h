@@ -1,0 +1,173 @@
+/*
+ * clock.h - the clocks ptp-netd disciplines on behalf of clockd.
+ *
+ * One ops struct (as linuxptp's servo/transport), three backends:
+ *
+ *   system     CLOCK_REALTIME, through clock_adjtime().  Needs CAP_SYS_TIME.
+ *   /dev/ptpN  a PTP hardware clock; the fd is opened O_RDWR before the
+ *              privilege drop and kept for the life of netd, so no capability
+ *              is needed afterwards (the kernel checks FMODE_WRITE on the fd).
+ *   virtual    a software clock kept inside netd as an offset and a
+ *              frequency over CLOCK_REALTIME (DESIGN.md: network namespaces
+ *              share CLOCK_REALTIME, and no test may touch the real clock).
+ *
+ * Every timestamp netd relays passes through clock_to_timescale(): "raw" is
+ * a timestamp in the clock's base timescale (CLOCK_REALTIME for system and
+ * virtual, i.e. software timestamps; the PHC's own time for a PHC, i.e.
+ * hardware timestamps of that PHC), the result is in the timescale clockd
+ * disciplines.  Only the virtual clock changes it.
+ *
+ * Clock requests from clockd are untrusted: clock_check_request() is the
+ * pure bounds check (netd/clock_bounds.c), clock_apply() checks then acts.
+ */
+#ifndef PTPSEP_NETD_CLOCK_H
+#define PTPSEP_NETD_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define NSEC_PER_SEC	1000000000LL
+
+enum clock_kind {
+	CLOCK_KIND_SYSTEM,
+	CLOCK_KIND_PHC,
+	CLOCK_KIND_VIRTUAL,
+};
+
+struct clock;
+
+/*
+ * Every op returns 0 or a negative errno.  adjfreq() sets the frequency
+ * adjustment (ppb, positive = faster) absolutely, not incrementally, as
+ * clock_adjtime(ADJ_FREQUENCY) does; getfreq() reads it back.
+ */
+struct clock_ops {
+	int (*gettime)(struct clock *c, struct timespec *ts);
+	int (*adjfreq)(struct clock *c, double ppb);
+	int (*step)(struct clock *c, int64_t ns);
+	int (*getfreq)(struct clock *c, double *ppb);
+	int (*to_timescale)(struct clock *c, struct timespec raw,
+	    struct timespec *out);
+	void (*destroy)(struct clock *c);
+};
+
+/* Base that every backend embeds first (container_of style). */
+struct clock {
+	const struct clock_ops	*ops;
+	enum clock_kind		 kind;
+	char			 name[64];
+	/* Largest |ppb| the backend can do (hardware or kernel limit). */
+	double			 max_adj_ppb;
+	/* Clock the raw timestamps are in (CLOCK_REALTIME or the PHC's). */
+	clockid_t		 base_clkid;
+};
+
+/*
+ * Raw time source of the virtual clock: CLOCK_REALTIME in netd, a counter
+ * in the tests so that they are deterministic.
+ */
+typedef int (*clock_now_fn)(void *arg, struct timespec *ts);
+
+struct clock_params {
+	/* virtual only: start offset from CLOCK_REALTIME (ns). */
+	int64_t		 virtual_offset_ns;
+	/* virtual only: the clock's own frequency error (ppb). */
+	double		 virtual_freq_ppb;
+	/* virtual only: NULL means CLOCK_REALTIME. */
+	clock_now_fn	 now;
+	void		*now_arg;
+};
+
+/*
+ * device: "system", "virtual" or a PHC path ("/dev/ptp0").  Returns NULL
+ * with errno set (and a log line) on failure.
+ */
+struct clock	*clock_open(const char *device, const struct clock_params *p);
+void		 clock_close(struct clock *c);
+
+int	clock_read(struct clock *c, struct timespec *ts);
+int	clock_adjfreq(struct clock *c, double ppb);
+int	clock_step(struct clock *c, int64_t ns);
+int	clock_getfreq(struct clock *c, double *ppb);
+int	clock_to_timescale(struct clock *c, struct timespec raw,
+	    struct timespec *out);
+const char *clock_kind_name(enum clock_kind kind);
+
+/* Backends (clock_posix.c, clock_virtual.c). */
+struct clock	*clock_system_open(void);
+struct clock	*clock_phc_open(const char *path);
+struct clock	*vclock_open(const struct clock_params *p);
+
+/*
+ * timespec <-> int64 ns.  clock_ts_to_ns() fails with -EINVAL when
+ * tv_nsec is outside [0, 1e9) and -ERANGE when the result overflows.
+ */
+int	clock_ts_to_ns(struct timespec ts, int64_t *ns);
+struct timespec clock_ns_to_ts(int64_t ns);
+
+/* ---- bounds on clockd's requests (clock_bounds.c, pure) ---------------- */
+
+/* The step rate window remembers at most this many steps. */
+#define CLOCK_MAX_STEPS_LIMIT	64
+/* No step may exceed 2^62 ns (~146 years): keeps every sum in int64. */
+#define CLOCK_MAX_STEP_NS	(INT64_C(1) << 62)
+
+enum clock_op {
+	CLOCK_OP_ADJFREQ,
+	CLOCK_OP_STEP,
+};
+
+enum clock_status {
+	CLOCK_ST_OK = 0,
+	CLOCK_ST_OUT_OF_BOUNDS,		/* |freq| > max_freq_ppb */
+	CLOCK_ST_STEP_NOT_ALLOWED,	/* allow_step 0 */
+	CLOCK_ST_RATE_LIMITED,		/* max_steps already in the window */
+	CLOCK_ST_INVALID,		/* NaN/inf, |step| > 2^62, bad op */
+};
+
+struct clock_bounds {
+	double		max_freq_ppb;	/* > 0 */
+	int		allow_step;
+	/* At most max_steps steps in any step_interval_ns; 0 = no limit. */
+	unsigned	max_steps;
+	int64_t		step_interval_ns;
+};
+
+/* Times (caller's monotonic ns) of the most recent steps, a ring. */
+struct clock_bounds_state {
+	int64_t		step_time[CLOCK_MAX_STEPS_LIMIT];
+	unsigned	head;		/* next slot to write */
+	unsigned	count;		/* valid entries, <= limit */
+};
+
+struct clock_req {
+	enum clock_op	op;
+	double		freq_ppb;	/* CLOCK_OP_ADJFREQ */
+	int64_t		step_ns;	/* CLOCK_OP_STEP */
+};
+
+/* 0, or -EINVAL for a bounds configuration that cannot be enforced. */
+int	clock_bounds_validate(const struct clock_bounds *b);
+void	clock_bounds_state_init(struct clock_bounds_state *st);
+/*
+ * Pure: may this request be executed now?  now_ns must come from a clock
+ * that requests cannot move (CLOCK_MONOTONIC in netd), so that stepping
+ * the disciplined clock cannot reopen the rate window.  Never clamps.
+ */
+enum clock_status clock_check_request(const struct clock_bounds *b,
+	    const struct clock_bounds_state *st, const struct clock_req *req,
+	    int64_t now_ns);
+/* Remember an executed step for the rate window. */
+void	clock_bounds_record_step(struct clock_bounds_state *st, int64_t now_ns);
+const char *clock_status_name(enum clock_status st);
+
+/*
+ * Checks req, and when allowed executes it on c (recording a step).
+ * Returns 0 and *status CLOCK_ST_OK on success; -EPERM with *status the
+ * refusal reason; or the backend's negative errno (*status CLOCK_ST_OK).
+ */
+int	clock_apply(struct clock *c, const struct clock_bounds *b,
+	    struct clock_bounds_state *st, const struct clock_req *req,
+	    int64_t now_ns, enum clock_status *status);
+
+#endif /* PTPSEP_NETD_CLOCK_H */

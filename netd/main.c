@@ -1,0 +1,323 @@
+/*
+ * ptp-netd - the privileged network and clock daemon of ptpsep.
+ *
+ * The life of the process, in order (chrony's main.c shows the order of
+ * its modules the same way):
+ *   1. configuration and command line;
+ *   2. the clock (system, /dev/ptpN or virtual) and its bounds;
+ *   3. the ports' sockets (ETH_P_1588 / UDP 319+320, BPF attached and
+ *      locked before bind), and the rtnetlink link monitor;
+ *   4. the IPC sockets: netd_socket for clockd, netd_ctl_socket for ptpctl;
+ *   5. the privilege drop: netd_user, only the capabilities this
+ *      configuration needs, empty bounding set, no_new_privs;
+ *   6. the event loop until SIGINT/SIGTERM.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "cfg.h"
+#include "cli.h"
+#include "log.h"
+#include "netd.h"
+#include "nlmon.h"
+#include "priv.h"
+
+static struct netd netd;
+
+static void
+main_ev_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct netd *nd = arg;
+
+	log_info("signal %d: exiting", (int)sig);
+	event_base_loopbreak(nd->base);
+}
+
+static void
+main_nl_event(const struct nlmon_event *ev, void *arg)
+{
+	struct netd *nd = arg;
+
+	switch (ev->type) {
+	case NLMON_EV_CREATED:
+		port_link_event(nd, ev->ifname, ev->ifindex, 1, ev->carrier, 0);
+		break;
+	case NLMON_EV_UP:
+		port_link_event(nd, ev->ifname, ev->ifindex, 0, 1, 0);
+		break;
+	case NLMON_EV_DOWN:
+		port_link_event(nd, ev->ifname, ev->ifindex, 0, 0, 0);
+		break;
+	case NLMON_EV_DELETED:
+		port_link_event(nd, ev->ifname, ev->ifindex, 0, 0, 1);
+		break;
+	case NLMON_EV_MAC_CHANGED:
+		break;
+	}
+}
+
+static void
+main_ev_netlink(evutil_socket_t fd, short what, void *arg)
+{
+	struct netd *nd = arg;
+
+	(void)nlmon_read(nd->nl, main_nl_event, nd);
+}
+
+static void
+main_ev_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct netd *nd = arg;
+	size_t i;
+
+	for (i = 0; i < nd->nports; i++)
+		port_expire_tx(&nd->ports[i]);
+	netd_arm_tick(nd);
+}
+
+/*
+ * The TX timestamp timer runs only while a timestamp is owed, so an idle
+ * netd does not wake up (cheaper for the machine than a fixed tick).
+ */
+void
+netd_arm_tick(struct netd *nd)
+{
+	struct timeval tv = { 0, 5000 };	/* 5 ms */
+	size_t i;
+	int j;
+
+	if (evtimer_pending(nd->tick_ev, NULL))
+		return;
+	for (i = 0; i < nd->nports; i++)
+		for (j = 0; j < NETD_TXMAP_MAX; j++)
+			if (nd->ports[i].txmap[j].used) {
+				evtimer_add(nd->tick_ev, &tv);
+				return;
+			}
+}
+
+static int
+main_open_clock(struct netd *nd)
+{
+	struct clock_params cp;
+	const char *dev = cfg_get_str(nd->cfg, NULL, "clock_device");
+
+	memset(&cp, 0, sizeof(cp));
+	cp.virtual_offset_ns = cfg_get_int64(nd->cfg, NULL,
+	    "virtual_clock_offset_ns");
+	cp.virtual_freq_ppb = cfg_get_double(nd->cfg, NULL,
+	    "virtual_clock_freq_ppb");
+	snprintf(nd->clock_device, sizeof(nd->clock_device), "%s", dev);
+	nd->clk = clock_open(dev, &cp);
+	if (nd->clk == NULL)
+		return -1;
+
+	nd->bounds.max_freq_ppb = cfg_get_double(nd->cfg, NULL, "max_freq_ppb");
+	nd->bounds.allow_step = cfg_get_int(nd->cfg, NULL, "allow_step");
+	nd->bounds.max_steps = (unsigned)cfg_get_int(nd->cfg, NULL,
+	    "max_steps_per_interval");
+	nd->bounds.step_interval_ns = (int64_t)cfg_get_int(nd->cfg, NULL,
+	    "step_limit_interval") * NSEC_PER_SEC;
+	if (clock_bounds_validate(&nd->bounds) != 0) {
+		log_warnx("clock bounds cannot be enforced (max_freq_ppb %g, "
+		    "max_steps_per_interval %u)", nd->bounds.max_freq_ppb,
+		    nd->bounds.max_steps);
+		return -1;
+	}
+	clock_bounds_state_init(&nd->bstate);
+	log_info("clock %s (max |freq| %g ppb, steps %s)", dev,
+	    nd->bounds.max_freq_ppb, nd->bounds.allow_step ? "allowed" :
+	    "refused");
+	return 0;
+}
+
+/* Creates the directory of a socket path (e.g. /run/ptpsep) if missing. */
+static void
+main_mkdir_for(const char *path)
+{
+	char dir[256];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL || slash == dir)
+		return;
+	*slash = '\0';
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		log_warn("mkdir %s", dir);
+}
+
+static void
+main_needs(struct netd *nd, struct priv_needs *needs)
+{
+	size_t i;
+
+	memset(needs, 0, sizeof(*needs));
+	for (i = 0; i < nd->nports; i++) {
+		/* Reopening after a link change needs what opening needed. */
+		needs->net_raw = 1;	/* packet sockets, SO_BINDTODEVICE */
+		if (nd->ports[i].params.kind != TR_L2)
+			needs->net_bind_service = 1;	/* UDP 319/320 */
+		if (nd->ports[i].params.ts_mode == TS_HARDWARE)
+			needs->net_admin = 1;		/* SIOCSHWTSTAMP */
+	}
+	if (nd->clk->kind == CLOCK_KIND_SYSTEM)
+		needs->sys_time = 1;
+}
+
+static int
+main_run(struct netd *nd, const struct cli *cli)
+{
+	struct priv_needs needs;
+	struct passwd *pw;
+	const char *user, *cuser, *sock, *ctlsock;
+	uid_t sock_uid = 0, client_uid = 0;
+	gid_t sock_gid = 0;
+	struct event *sigint, *sigterm;
+	char caps[128];
+	size_t i, nopen = 0;
+
+	nd->listen_fd = nd->client_fd = nd->ctl_fd = -1;
+	nd->nports = cfg_port_count(nd->cfg);
+	if (nd->nports == 0)
+		fatalx("no ports: give -i IFACE or an [IFACE] section");
+	if (nd->nports > IPC_MAX_PORTS)
+		fatalx("at most %d ports", IPC_MAX_PORTS);
+	if ((nd->base = event_base_new()) == NULL)
+		fatalx("event_base_new failed");
+	if (main_open_clock(nd) != 0)
+		fatalx("cannot open clock_device %s",
+		    cfg_get_str(nd->cfg, NULL, "clock_device"));
+
+	nd->ports = calloc(nd->nports, sizeof(*nd->ports));
+	if (nd->ports == NULL)
+		fatal("calloc");
+	for (i = 0; i < nd->nports; i++) {
+		if (port_init(nd, &nd->ports[i], (unsigned)i,
+		    cfg_port_name(nd->cfg, i)) != 0)
+			fatalx("port %zu (%s): bad configuration", i,
+			    cfg_port_name(nd->cfg, i));
+		/* A missing interface is waited for (link monitor). */
+		if (port_open(&nd->ports[i]) == 0)
+			nopen++;
+	}
+	if (nopen == 0)
+		log_warnx("no port could be opened yet; waiting for links");
+
+	if ((nd->nl = nlmon_open()) == NULL)
+		fatalx("cannot open the rtnetlink link monitor");
+	nd->nl_ev = event_new(nd->base, nlmon_fd(nd->nl), EV_READ | EV_PERSIST,
+	    main_ev_netlink, nd);
+	if (nd->nl_ev == NULL || event_add(nd->nl_ev, NULL) != 0)
+		fatalx("cannot watch rtnetlink");
+	(void)nlmon_request_dump(nd->nl);
+
+	user = cfg_get_str(nd->cfg, NULL, "netd_user");
+	cuser = cfg_get_str(nd->cfg, NULL, "clockd_user");
+	if ((pw = getpwnam(cuser)) != NULL) {
+		client_uid = pw->pw_uid;
+		sock_gid = pw->pw_gid;
+	} else {
+		log_warnx("clockd_user %s does not exist: only root may "
+		    "connect", cuser);
+	}
+	if ((pw = getpwnam(user)) != NULL)
+		sock_uid = pw->pw_uid;
+	nd->client_uid = client_uid;
+
+	sock = cfg_get_str(nd->cfg, NULL, "netd_socket");
+	ctlsock = cfg_get_str(nd->cfg, NULL, "netd_ctl_socket");
+	main_mkdir_for(sock);
+	main_mkdir_for(ctlsock);
+	if (relay_listen(nd, sock, sock_uid, sock_gid) != 0)
+		fatalx("cannot listen on netd_socket %s", sock);
+	if (ctlsrv_listen(nd, ctlsock) != 0)
+		fatalx("cannot listen on netd_ctl_socket %s", ctlsock);
+
+	nd->tick_ev = evtimer_new(nd->base, main_ev_tick, nd);
+	if (nd->tick_ev == NULL)
+		fatalx("cannot create the TX timestamp timer");
+	sigint = evsignal_new(nd->base, SIGINT, main_ev_signal, nd);
+	sigterm = evsignal_new(nd->base, SIGTERM, main_ev_signal, nd);
+	if (sigint == NULL || sigterm == NULL || event_add(sigint, NULL) ||
+	    event_add(sigterm, NULL))
+		fatalx("cannot watch signals");
+	signal(SIGPIPE, SIG_IGN);
+
+	/* Everything privileged is open: drop to netd_user. */
+	main_needs(nd, &needs);
+	priv_describe(&needs, caps, sizeof(caps));
+	if (getuid() == 0) {
+		if (priv_drop(user, &needs) != 0)
+			fatalx("cannot drop privileges to %s", user);
+		log_info("running as %s with %s", user, caps);
+	} else {
+		log_warnx("not started as root: privileges not changed");
+	}
+	log_info("ready: %zu port(s), netd_socket %s", nd->nports, sock);
+
+	event_base_dispatch(nd->base);
+
+	relay_close_client(nd, NULL);
+	ctlsrv_close_all(nd);
+	for (i = 0; i < nd->nports; i++)
+		port_close(&nd->ports[i]);
+	(void)unlink(sock);
+	(void)unlink(ctlsock);
+	event_free(sigint);
+	event_free(sigterm);
+	event_free(nd->tick_ev);
+	event_free(nd->nl_ev);
+	if (nd->listen_ev)
+		event_free(nd->listen_ev);
+	nlmon_close(nd->nl);
+	clock_close(nd->clk);
+	free(nd->ports);
+	event_base_free(nd->base);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli cli = {
+		.prog = "ptp-netd",
+		.summary = "The privileged network and clock daemon of ptpsep.",
+		.accept_iface = 1,
+	};
+	enum cli_result r;
+	int rc;
+
+	log_init("netd", 1, LOG_LVL_INFO);
+	if ((netd.cfg = cfg_new()) == NULL)
+		fatalx("cannot set up the configuration");
+	r = cli_parse(&cli, netd.cfg, argc, argv);
+	if (r != CLI_RUN) {
+		cfg_free(netd.cfg);
+		return r == CLI_EXIT_OK ? 0 : 2;
+	}
+	if (cli.check_config) {
+		rc = cli_check_config_verdict(&cli, netd.cfg);
+		cfg_free(netd.cfg);
+		return rc;
+	}
+	if (cfg_error_count(netd.cfg) > 0)
+		fatalx("configuration has errors; see above");
+	log_init("netd", cli.foreground || cli.quiet,
+	    cli.log_level >= 0 ? (enum log_level)cli.log_level :
+	    LOG_LVL_INFO);
+	rc = main_run(&netd, &cli);
+	cfg_free(netd.cfg);
+	return rc;
+}

@@ -1,0 +1,158 @@
+/*
+ * netd.h - ptp-netd's core: the ports, the relay to clockd, the read-only
+ * control socket, and the process around them.
+ *
+ * netd is the only privileged process of ptpsep.  It owns the sockets
+ * (transport.h), the clock (clock.h) and the link monitor (nlmon.h), and
+ * relays frames and timestamps to one clockd over netd_socket.  It holds no
+ * protocol state: everything clockd asks for is checked (check.c) against
+ * what the protocol allows, and refused or answered by closing the
+ * connection when it is not.
+ *
+ * Files: main.c (life of the process), port.c (a port's sockets and their
+ * events), relay.c (the clockd connection), check.c (pure checks of what
+ * clockd sends), ctlsrv.c (netd_ctl_socket, read-only).
+ */
+#ifndef PTPSEP_NETD_NETD_H
+#define PTPSEP_NETD_NETD_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ipc.h"
+#include "clock.h"
+#include "transport.h"
+
+typedef Ptpsep__Netd__NetdMsg NetdMsg;
+
+struct event;
+struct event_base;
+struct cfg;
+struct nlmon;
+
+/* Why a request of the client was refused (ctl.proto RefusedCount). */
+#define NETD_REFUSE_MAX	(PTPSEP__REFUSE_REASON__REFUSE_CLOCK_FAILED + 1)
+/* Why a received frame was dropped (ctl.proto RxDropCount). */
+#define NETD_RXDROP_MAX	(PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG + 1)
+
+/* A TX timestamp netd owes the client: transport id -> client cookie. */
+struct netd_txmap {
+	int		used;
+	uint32_t	ts_id;
+	uint64_t	cookie;
+};
+#define NETD_TXMAP_MAX	(2 * TRANSPORT_TX_PENDING_MAX)
+
+struct netd_port {
+	struct netd		*nd;
+	unsigned		 index;		/* position in PortList */
+	char			 ifname[IF_NAMESIZE];
+	struct transport_params	 params;
+	struct transport_port	 tp;
+	int			 is_open;	/* sockets open */
+	int			 link_up;
+	struct event		*ev[TC_NUM];
+	struct netd_txmap	 txmap[NETD_TXMAP_MAX];
+	uint64_t		 rxdrop[NETD_RXDROP_MAX];
+	uint64_t		 refused[NETD_REFUSE_MAX];
+	uint64_t		 reopens;
+};
+
+struct netd_ctl_client;
+
+struct netd {
+	struct event_base	*base;
+	struct cfg		*cfg;
+
+	/* the clock and the bounds on what clockd may do to it */
+	struct clock		*clk;
+	char			 clock_device[64];
+	struct clock_bounds	 bounds;
+	struct clock_bounds_state bstate;
+	uint64_t		 clock_refused[NETD_REFUSE_MAX];
+
+	struct netd_port	*ports;
+	size_t			 nports;
+
+	/* relay.c: the one clockd connection */
+	int			 listen_fd;
+	struct event		*listen_ev;
+	int			 client_fd;	/* -1: none */
+	struct event		*client_ev;
+	int			 client_ready;	/* Hello exchanged */
+	uid_t			 client_uid;	/* clockd_user */
+	uint64_t		 client_connections;
+	uint64_t		 conn_refused[NETD_REFUSE_MAX];
+
+	/* ctlsrv.c: read-only control socket */
+	int			 ctl_fd;
+	struct event		*ctl_ev;
+	struct netd_ctl_client	*ctl_clients;
+	unsigned		 ctl_nclients;
+
+	/* link monitor */
+	struct nlmon		*nl;
+	struct event		*nl_ev;
+
+	struct event		*tick_ev;	/* TX timestamp expiry */
+};
+
+/* ---- main.c ---- */
+/* Runs the TX timestamp expiry timer while any timestamp is owed. */
+void	netd_arm_tick(struct netd *nd);
+
+/* ---- port.c ---- */
+int	port_init(struct netd *nd, struct netd_port *p, unsigned index,
+	    const char *ifname);
+int	port_open(struct netd_port *p);
+void	port_close(struct netd_port *p);
+/* Sends the client's frame; returns 0, or a refusal reason (> 0). */
+int	port_send(struct netd_port *p, enum transport_class cls,
+	    const struct transport_dest *dst, const uint8_t *payload,
+	    size_t len, int want_ts, uint64_t cookie);
+void	port_expire_tx(struct netd_port *p);
+void	port_link_event(struct netd *nd, const char *ifname, int ifindex,
+	    int created, int up, int deleted);
+/* Fills a Port message; strings point into p, bytes into buf (>= 14). */
+void	port_describe(struct netd_port *p, Ptpsep__Netd__Port *m,
+	    uint8_t *buf);
+
+/* ---- relay.c: the clockd connection ---- */
+int	relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
+	    gid_t sock_gid);
+void	relay_close_client(struct netd *nd, const char *why);
+int	relay_connected(const struct netd *nd);
+/* netd -> clockd; each returns 0 or -1 (counted as dropped). */
+int	relay_rx_frame(struct netd_port *p, enum transport_class cls,
+	    const struct transport_rx *rx);
+void	relay_tx_timestamp(struct netd_port *p, uint64_t cookie,
+	    const struct transport_txts *ts);
+void	relay_tx_failed(struct netd_port *p, uint64_t cookie);
+void	relay_link_event(struct netd_port *p, int reopened);
+
+/* ---- ctlsrv.c: netd_ctl_socket ---- */
+int	ctlsrv_listen(struct netd *nd, const char *path);
+void	ctlsrv_close_all(struct netd *nd);
+
+/* ---- check.c: pure checks of what clockd sends ---- */
+enum check_verdict {
+	CHECK_OK = 0,
+	CHECK_VIOLATION,	/* breaks the protocol: close the connection */
+};
+/*
+ * A TxFrame: port index in range, class known, payload a PTPv2 message of
+ * that class whose messageLength is the payload length, destination one of
+ * the protocol's or (unicast) an address of the port's family.  On
+ * violation *reason says why (a RefuseReason) and *why is a log text.
+ */
+enum check_verdict check_send_frame(const Ptpsep__Netd__TxFrame *f,
+	    size_t nports, enum transport_kind kind_of_port(void *, unsigned),
+	    void *arg, enum transport_class *cls, struct transport_dest *dst,
+	    int *reason, const char **why);
+/* A ClockRequest: an op is set and its value is a number. */
+enum check_verdict check_clock_request(const Ptpsep__Netd__ClockRequest *r,
+	    struct clock_req *out, int *is_read, const char **why);
+/* Maps a clock bounds status to the RefuseReason clockd sees. */
+int	check_refuse_reason(enum clock_status st);
+
+#endif /* PTPSEP_NETD_NETD_H */

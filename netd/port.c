@@ -1,0 +1,317 @@
+/*
+ * port.c - one PTP port of netd: its sockets, their events, the TX
+ * timestamps owed to clockd, and reopening after the link comes back.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "cfg.h"
+#include "log.h"
+#include "netd.h"
+
+/* Frames read per wake-up before yielding to the other sockets. */
+#define PORT_RX_BURST	64
+
+static void port_ev_read(evutil_socket_t fd, short what, void *arg);
+
+int
+port_init(struct netd *nd, struct netd_port *p, unsigned index,
+    const char *ifname)
+{
+	int trans, ts;
+
+	memset(p, 0, sizeof(*p));
+	p->nd = nd;
+	p->index = index;
+	p->tp.fd[TC_EVENT] = p->tp.fd[TC_GENERAL] = -1;
+	if (strlen(ifname) >= sizeof(p->ifname))
+		return -EINVAL;
+	strcpy(p->ifname, ifname);
+
+	trans = cfg_get_int(nd->cfg, ifname, "network_transport");
+	switch (trans) {
+	case CFG_TRANS_L2:	p->params.kind = TR_L2;		break;
+	case CFG_TRANS_UDPV4:	p->params.kind = TR_UDP4;	break;
+	case CFG_TRANS_UDPV6:	p->params.kind = TR_UDP6;	break;
+	default:
+		log_warnx("%s: network_transport not supported", ifname);
+		return -ENOTSUP;
+	}
+	ts = cfg_get_int(nd->cfg, NULL, "time_stamping");
+	switch (ts) {
+	case CFG_TS_SOFTWARE:	p->params.ts_mode = TS_SOFTWARE;	break;
+	case CFG_TS_HARDWARE:	p->params.ts_mode = TS_HARDWARE;	break;
+	default:
+		/* One-step needs the driver to rewrite Sync; not yet. */
+		log_warnx("%s: time_stamping %s is not supported by netd",
+		    ifname, cfg_get_enum_name(nd->cfg, NULL, "time_stamping"));
+		return -ENOTSUP;
+	}
+	p->params.ifname = p->ifname;
+	p->params.ttl = cfg_get_int(nd->cfg, ifname, "udp_ttl");
+	p->params.dscp_event = cfg_get_int(nd->cfg, NULL, "dscp_event");
+	p->params.dscp_general = cfg_get_int(nd->cfg, NULL, "dscp_general");
+	p->params.tx_ts_timeout_ms =
+	    cfg_get_int(nd->cfg, NULL, "tx_timestamp_timeout");
+	return 0;
+}
+
+int
+port_open(struct netd_port *p)
+{
+	int c, rc;
+
+	if (p->is_open)
+		return 0;
+	rc = transport_open(&p->tp, &p->params);
+	if (rc < 0) {
+		log_warnx("port %u (%s): cannot open: %s", p->index, p->ifname,
+		    strerror(-rc));
+		return rc;
+	}
+	for (c = 0; c < TC_NUM; c++) {
+		p->ev[c] = event_new(p->nd->base, transport_fd(&p->tp, c),
+		    EV_READ | EV_PERSIST, port_ev_read, p);
+		if (p->ev[c] == NULL || event_add(p->ev[c], NULL) != 0) {
+			log_warnx("port %u: cannot watch its sockets", p->index);
+			port_close(p);
+			return -ENOMEM;
+		}
+	}
+	p->is_open = 1;
+	p->link_up = 1;
+	log_info("port %u: %s %s, %s timestamps", p->index, p->ifname,
+	    transport_kind_name(p->params.kind),
+	    p->params.ts_mode == TS_HARDWARE ? "hardware" : "software");
+	return 0;
+}
+
+void
+port_close(struct netd_port *p)
+{
+	int c;
+
+	for (c = 0; c < TC_NUM; c++) {
+		if (p->ev[c] != NULL) {
+			event_free(p->ev[c]);
+			p->ev[c] = NULL;
+		}
+	}
+	if (p->tp.fd[TC_EVENT] >= 0 || p->tp.fd[TC_GENERAL] >= 0)
+		transport_close(&p->tp);
+	p->is_open = 0;
+	/* Timestamps still owed are reported missing, never dropped. */
+	for (c = 0; c < NETD_TXMAP_MAX; c++) {
+		if (p->txmap[c].used) {
+			p->txmap[c].used = 0;
+			relay_tx_failed(p, p->txmap[c].cookie);
+		}
+	}
+}
+
+static struct netd_txmap *
+port_txmap_find(struct netd_port *p, uint32_t ts_id)
+{
+	int i;
+
+	for (i = 0; i < NETD_TXMAP_MAX; i++)
+		if (p->txmap[i].used && p->txmap[i].ts_id == ts_id)
+			return &p->txmap[i];
+	return NULL;
+}
+
+/* Converts a kernel timestamp into the timescale of netd's clock. */
+static int
+port_convert(struct netd_port *p, struct timespec *ts)
+{
+	struct timespec out;
+	int rc = clock_to_timescale(p->nd->clk, *ts, &out);
+
+	if (rc == 0)
+		*ts = out;
+	return rc;
+}
+
+static void
+port_txts_done(struct netd_port *p, struct transport_txts *t)
+{
+	struct netd_txmap *m = port_txmap_find(p, t->id);
+
+	if (m == NULL)
+		return;		/* owed to a client that has gone */
+	m->used = 0;
+	if (t->status == TXTS_OK && port_convert(p, &t->ts) != 0)
+		t->status = TXTS_MISSING;
+	relay_tx_timestamp(p, m->cookie, t);
+}
+
+static void
+port_ev_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct netd_port *p = arg;
+	enum transport_class cls;
+	struct transport_txts t;
+	struct transport_rx rx;
+	uint8_t buf[PTP_MAX_MSG_LEN];
+	int i, rc;
+
+	cls = fd == transport_fd(&p->tp, TC_EVENT) ? TC_EVENT : TC_GENERAL;
+
+	/* TX timestamps wake the socket up through its error queue. */
+	for (i = 0; i < PORT_RX_BURST; i++) {
+		rc = transport_read_errqueue(&p->tp, cls, &t);
+		if (rc == 1)
+			port_txts_done(p, &t);
+		else if (rc < 0)
+			break;
+	}
+	for (i = 0; i < PORT_RX_BURST; i++) {
+		memset(&rx, 0, sizeof(rx));
+		rx.buf = buf;
+		rx.cap = sizeof(buf);
+		rc = transport_recv(&p->tp, cls, &rx);
+		if (rc == 0)
+			continue;	/* dropped and counted by transport */
+		if (rc < 0)
+			break;
+		if (rx.have_ts && port_convert(p, &rx.ts) != 0)
+			rx.have_ts = 0;
+		relay_rx_frame(p, cls, &rx);
+	}
+}
+
+int
+port_send(struct netd_port *p, enum transport_class cls,
+    const struct transport_dest *dst, const uint8_t *payload, size_t len,
+    int want_ts, uint64_t cookie)
+{
+	struct netd_txmap *slot = NULL;
+	uint32_t ts_id = 0;
+	int i, rc;
+
+	if (!p->is_open) {
+		if (want_ts)
+			relay_tx_failed(p, cookie);
+		return 0;	/* link down: not the client's fault */
+	}
+	if (dst->kind == TD_UNICAST && !transport_peer_known(&p->tp, &dst->addr))
+		return PTPSEP__REFUSE_REASON__REFUSE_BAD_DESTINATION;
+	if (want_ts) {
+		for (i = 0; i < NETD_TXMAP_MAX && slot == NULL; i++)
+			if (!p->txmap[i].used)
+				slot = &p->txmap[i];
+		if (slot == NULL) {
+			/* More outstanding than the kernel can match. */
+			relay_tx_failed(p, cookie);
+			return 0;
+		}
+	}
+	rc = transport_send(&p->tp, cls, dst, payload, len, want_ts, &ts_id);
+	if (rc < 0) {
+		if (rc == -EPERM)
+			return PTPSEP__REFUSE_REASON__REFUSE_BAD_DESTINATION;
+		if (want_ts)
+			relay_tx_failed(p, cookie);
+		return 0;
+	}
+	if (want_ts) {
+		slot->used = 1;
+		slot->ts_id = ts_id;
+		slot->cookie = cookie;
+		netd_arm_tick(p->nd);
+	}
+	return 0;
+}
+
+void
+port_expire_tx(struct netd_port *p)
+{
+	struct transport_txts t;
+	struct timespec now;
+
+	if (!p->is_open)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	while (transport_expire_tx(&p->tp, &now, &t) == 1)
+		port_txts_done(p, &t);
+}
+
+void
+port_link_event(struct netd *nd, const char *ifname, int ifindex,
+    int created, int up, int deleted)
+{
+	size_t i;
+
+	for (i = 0; i < nd->nports; i++) {
+		struct netd_port *p = &nd->ports[i];
+
+		if (strcmp(p->ifname, ifname) != 0)
+			continue;
+		if (deleted || (p->is_open && ifindex != p->tp.ifindex &&
+		    created)) {
+			/* The interface is gone (or is a new one). */
+			log_info("port %u: %s %s", p->index, ifname,
+			    deleted ? "deleted" : "re-created");
+			port_close(p);
+			p->link_up = 0;
+			relay_link_event(p, 0);
+			if (deleted)
+				continue;
+		}
+		if ((created || up) && !p->is_open) {
+			if (port_open(p) == 0) {
+				p->reopens++;
+				p->link_up = up;
+				relay_link_event(p, 1);
+			}
+			continue;
+		}
+		if (p->is_open && p->link_up != up) {
+			p->link_up = up;
+			log_info("port %u: %s link %s", p->index, ifname,
+			    up ? "up" : "down");
+			relay_link_event(p, 0);
+		}
+	}
+}
+
+void
+port_describe(struct netd_port *p, Ptpsep__Netd__Port *m, uint8_t *buf)
+{
+	static const Ptpsep__Netd__Port init = PTPSEP__NETD__PORT__INIT;
+
+	*m = init;
+	m->index = p->index;
+	m->iface = p->ifname;
+	switch (p->params.kind) {
+	case TR_L2:	m->transport = PTPSEP__TRANSPORT__TRANSPORT_L2;	break;
+	case TR_UDP4:	m->transport = PTPSEP__TRANSPORT__TRANSPORT_UDP_IPV4; break;
+	case TR_UDP6:	m->transport = PTPSEP__TRANSPORT__TRANSPORT_UDP_IPV6; break;
+	}
+	m->ts_mode = p->params.ts_mode == TS_HARDWARE ?
+	    PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :
+	    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
+	m->one_step = 0;
+	m->link_up = p->is_open && p->link_up;
+	if (p->is_open) {
+		/* EUI-64 from the MAC, IEEE 1588-2019 7.5.2.2.2. */
+		memcpy(buf, p->tp.mac, 6);
+		buf[6] = p->tp.mac[0];
+		buf[7] = p->tp.mac[1];
+		buf[8] = p->tp.mac[2];
+		buf[9] = 0xff;
+		buf[10] = 0xfe;
+		buf[11] = p->tp.mac[3];
+		buf[12] = p->tp.mac[4];
+		buf[13] = p->tp.mac[5];
+		m->mac.data = buf;
+		m->mac.len = 6;
+		m->clock_identity.data = buf + 6;
+		m->clock_identity.len = 8;
+	}
+}

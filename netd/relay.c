@@ -1,0 +1,506 @@
+/*
+ * relay.c - netd's side of the clockd connection (netd_socket).
+ *
+ * One client at a time, checked with SO_PEERCRED (clockd_user or root).
+ * Each side sends Hello first; netd then sends the PortList.  After that
+ * clockd sends TxFrame and ClockRequest, netd sends RxFrame, TxTimestamp,
+ * ClockReply and LinkEvent.  Everything the client sends is checked
+ * (check.c); a message that breaks the protocol closes the connection and
+ * is logged, and netd waits for the next clockd (DESIGN.md "Treat clockd as
+ * hostile").  Clock requests beyond the configured bounds are refused with
+ * a ClockReply and the connection stays: a servo may legitimately ask for
+ * more than the bounds allow.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "log.h"
+#include "netd.h"
+
+/* Messages handled per wake-up before yielding to the ports. */
+#define RELAY_BURST	64
+/* Absorbs bursts of RxFrames while clockd is busy. */
+#define RELAY_SNDBUF	(1024 * 1024)
+
+static void relay_ev_accept(evutil_socket_t fd, short what, void *arg);
+static void relay_ev_client(evutil_socket_t fd, short what, void *arg);
+
+int
+relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
+    gid_t sock_gid)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		log_warnx("netd_socket %s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		log_warn("socket(AF_UNIX)");
+		return -errno;
+	}
+	(void)unlink(path);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
+	    chown(path, sock_uid, sock_gid) != 0 || chmod(path, 0660) != 0 ||
+	    listen(fd, 4) != 0) {
+		log_warn("netd_socket %s", path);
+		close(fd);
+		return -errno;
+	}
+	nd->listen_fd = fd;
+	nd->listen_ev = event_new(nd->base, fd, EV_READ | EV_PERSIST,
+	    relay_ev_accept, nd);
+	if (nd->listen_ev == NULL || event_add(nd->listen_ev, NULL) != 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int
+relay_connected(const struct netd *nd)
+{
+	return nd->client_fd >= 0 && nd->client_ready;
+}
+
+/* Sends an Error and closes fd; for connections we refuse or end. */
+static void
+relay_refuse_fd(int fd, Ptpsep__ErrorCode code, const char *text)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Error e;
+
+	ipc_error_init(&e, code, text);
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_ERROR;
+	m.error = &e;
+	(void)ipc_send_netd(fd, &m);
+	close(fd);
+}
+
+void
+relay_close_client(struct netd *nd, const char *why)
+{
+	size_t i;
+	int j;
+
+	if (nd->client_fd < 0)
+		return;
+	if (why != NULL) {
+		log_warnx("closing the clockd connection: %s", why);
+		relay_refuse_fd(nd->client_fd,
+		    PTPSEP__ERROR_CODE__ERROR_PROTOCOL, why);
+	} else {
+		close(nd->client_fd);
+	}
+	if (nd->client_ev != NULL) {
+		event_free(nd->client_ev);
+		nd->client_ev = NULL;
+	}
+	nd->client_fd = -1;
+	nd->client_ready = 0;
+	/* Timestamps owed to the old client are not owed to the next one. */
+	for (i = 0; i < nd->nports; i++)
+		for (j = 0; j < NETD_TXMAP_MAX; j++)
+			nd->ports[i].txmap[j].used = 0;
+}
+
+static int
+relay_send(struct netd *nd, const NetdMsg *m)
+{
+	int rc;
+
+	if (nd->client_fd < 0)
+		return -1;
+	rc = ipc_send_netd(nd->client_fd, m);
+	if (rc == IPC_OK)
+		return 0;
+	if (rc == IPC_E_AGAIN)
+		return -1;	/* client's queue full: caller counts it */
+	log_warnx("send to clockd: %s (%s)", ipc_strerror(rc), ipc_detail());
+	relay_close_client(nd, NULL);
+	return -1;
+}
+
+static void
+relay_ev_accept(evutil_socket_t lfd, short what, void *arg)
+{
+	struct netd *nd = arg;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Hello h;
+	int fd, sndbuf = RELAY_SNDBUF;
+
+	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			log_warn("accept on netd_socket");
+		return;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+		log_warn("SO_PEERCRED");
+		close(fd);
+		return;
+	}
+	if (cred.uid != 0 && cred.uid != nd->client_uid) {
+		log_warnx("refused netd_socket connection from uid %u "
+		    "(pid %d): not clockd_user", (unsigned)cred.uid,
+		    (int)cred.pid);
+		nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_NOT_PERMITTED]++;
+		relay_refuse_fd(fd, PTPSEP__ERROR_CODE__ERROR_PERMISSION_DENIED,
+		    "this user may not connect to ptp-netd");
+		return;
+	}
+	if (nd->client_fd >= 0) {
+		log_warnx("refused a second clockd connection (pid %d)",
+		    (int)cred.pid);
+		nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BUSY]++;
+		relay_refuse_fd(fd, PTPSEP__ERROR_CODE__ERROR_BUSY,
+		    "ptp-netd already serves a clockd");
+		return;
+	}
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	nd->client_fd = fd;
+	nd->client_ready = 0;
+	nd->client_connections++;
+	nd->client_ev = event_new(nd->base, fd, EV_READ | EV_PERSIST,
+	    relay_ev_client, nd);
+	if (nd->client_ev == NULL || event_add(nd->client_ev, NULL) != 0) {
+		relay_close_client(nd, "out of memory");
+		return;
+	}
+	log_info("clockd connected (uid %u, pid %d)", (unsigned)cred.uid,
+	    (int)cred.pid);
+	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_NETD);
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_HELLO;
+	m.hello = &h;
+	(void)relay_send(nd, &m);
+}
+
+static void
+relay_send_port_list(struct netd *nd)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__PortList pl = PTPSEP__NETD__PORT_LIST__INIT;
+	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__Port ports[IPC_MAX_PORTS];
+	Ptpsep__Netd__Port *pp[IPC_MAX_PORTS];
+	uint8_t bufs[IPC_MAX_PORTS][14];
+	size_t i;
+
+	for (i = 0; i < nd->nports && i < IPC_MAX_PORTS; i++) {
+		port_describe(&nd->ports[i], &ports[i], bufs[i]);
+		pp[i] = &ports[i];
+	}
+	pl.n_ports = i;
+	pl.ports = pp;
+	ci.device = nd->clock_device;
+	ci.max_freq_ppb = nd->bounds.max_freq_ppb;
+	ci.step_allowed = nd->bounds.allow_step;
+	pl.clock = &ci;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST;
+	m.port_list = &pl;
+	(void)relay_send(nd, &m);
+}
+
+static enum transport_kind
+relay_kind_of_port(void *arg, unsigned i)
+{
+	struct netd *nd = arg;
+
+	return nd->ports[i].params.kind;
+}
+
+/* Returns 0, or -1 after closing the connection. */
+static int
+relay_tx_frame(struct netd *nd, const Ptpsep__Netd__TxFrame *f)
+{
+	struct transport_dest dst;
+	enum transport_class cls;
+	const char *why;
+	int reason;
+
+	if (check_send_frame(f, nd->nports, relay_kind_of_port, nd, &cls,
+	    &dst, &reason, &why) != CHECK_OK) {
+		if (f->port_index < nd->nports)
+			nd->ports[f->port_index].refused[reason]++;
+		else
+			nd->conn_refused[reason]++;
+		relay_close_client(nd, why);
+		return -1;
+	}
+	reason = port_send(&nd->ports[f->port_index], cls, &dst,
+	    f->payload.data, f->payload.len, f->want_tx_ts, f->cookie);
+	if (reason != 0) {
+		nd->ports[f->port_index].refused[reason]++;
+		relay_close_client(nd,
+		    "unicast TxFrame to an address the port has not heard from");
+		return -1;
+	}
+	return 0;
+}
+
+static int64_t
+relay_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static int
+relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__ClockReply rep = PTPSEP__NETD__CLOCK_REPLY__INIT;
+	Ptpsep__Timestamp now = PTPSEP__TIMESTAMP__INIT;
+	enum clock_status st = CLOCK_ST_OK;
+	struct clock_req req;
+	struct timespec ts;
+	const char *why;
+	double freq = 0;
+	int is_read, rc = 0;
+
+	if (check_clock_request(r, &req, &is_read, &why) != CHECK_OK) {
+		nd->clock_refused[PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
+		relay_close_client(nd, why);
+		return -1;
+	}
+	rep.id = r->id;
+	if (!is_read)
+		rc = clock_apply(nd->clk, &nd->bounds, &nd->bstate, &req,
+		    relay_mono_ns(), &st);
+	if (st != CLOCK_ST_OK) {
+		rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+		rep.reason = check_refuse_reason(st);
+		nd->clock_refused[rep.reason]++;
+		log_info("refused clock %s: %s",
+		    req.op == CLOCK_OP_STEP ? "step" : "frequency",
+		    clock_status_name(st));
+	} else if (rc < 0) {
+		rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+		rep.reason = PTPSEP__REFUSE_REASON__REFUSE_CLOCK_FAILED;
+		nd->clock_refused[rep.reason]++;
+		log_warnx("clock request failed: %s", strerror(-rc));
+	} else {
+		rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+		if (req.op == CLOCK_OP_STEP && !is_read)
+			log_info("clock stepped by %lld ns",
+			    (long long)req.step_ns);
+	}
+	if (clock_read(nd->clk, &ts) == 0 && ts.tv_sec >= 0) {
+		now.seconds = (uint64_t)ts.tv_sec;
+		now.nanoseconds = (uint32_t)ts.tv_nsec;
+		rep.now = &now;
+	}
+	if (clock_getfreq(nd->clk, &freq) == 0 && isfinite(freq))
+		rep.freq_ppb = freq;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY;
+	m.clock_reply = &rep;
+	(void)relay_send(nd, &m);
+	return 0;
+}
+
+static void
+relay_ev_client(evutil_socket_t fd, short what, void *arg)
+{
+	struct netd *nd = arg;
+	NetdMsg *m;
+	char why[160];
+	int i, rc;
+
+	for (i = 0; i < RELAY_BURST && nd->client_fd >= 0; i++) {
+		rc = ipc_recv_netd(nd->client_fd, &m);
+		if (rc == IPC_E_AGAIN)
+			return;
+		if (rc == IPC_E_EOF) {
+			log_info("clockd disconnected");
+			relay_close_client(nd, NULL);
+			return;
+		}
+		if (rc != IPC_OK) {
+			snprintf(why, sizeof(why), "%s (%s)", ipc_strerror(rc),
+			    ipc_detail());
+			nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
+			relay_close_client(nd, why);
+			return;
+		}
+		if (!nd->client_ready) {
+			if (m->body_case != PTPSEP__NETD__NETD_MSG__BODY_HELLO) {
+				ipc_free(&m->base);
+				relay_close_client(nd, "first message is not Hello");
+				return;
+			}
+			rc = ipc_hello_check(m->hello, PTPSEP__ROLE__ROLE_CLOCKD);
+			ipc_free(&m->base);
+			if (rc != IPC_OK) {
+				log_warnx("clockd Hello: %s", ipc_detail());
+				relay_refuse_fd(nd->client_fd,
+				    PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH,
+				    ipc_detail());
+				nd->client_fd = -1;	/* closed above */
+				event_free(nd->client_ev);
+				nd->client_ev = NULL;
+				return;
+			}
+			nd->client_ready = 1;
+			relay_send_port_list(nd);
+			continue;
+		}
+		switch (m->body_case) {
+		case PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME:
+			rc = relay_tx_frame(nd, m->tx_frame);
+			break;
+		case PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST:
+			rc = relay_clock_request(nd, m->clock_request);
+			break;
+		default:
+			snprintf(why, sizeof(why),
+			    "message %u is not one clockd may send",
+			    (unsigned)m->body_case);
+			nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
+			relay_close_client(nd, why);
+			rc = -1;
+			break;
+		}
+		ipc_free(&m->base);
+		if (rc < 0)
+			return;
+	}
+}
+
+static void
+relay_ts(Ptpsep__Timestamp *t, const struct timespec *ts)
+{
+	t->seconds = ts->tv_sec < 0 ? 0 : (uint64_t)ts->tv_sec;
+	t->nanoseconds = (uint32_t)ts->tv_nsec;
+}
+
+static Ptpsep__MsgClass
+relay_class(enum transport_class cls)
+{
+	return cls == TC_EVENT ? PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
+	    PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
+}
+
+int
+relay_rx_frame(struct netd_port *p, enum transport_class cls,
+    const struct transport_rx *rx)
+{
+	struct netd *nd = p->nd;
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__RxFrame f = PTPSEP__NETD__RX_FRAME__INIT;
+	Ptpsep__Netd__Address src = PTPSEP__NETD__ADDRESS__INIT;
+	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+
+	if (!relay_connected(nd)) {
+		p->rxdrop[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_NO_CLIENT]++;
+		return -1;
+	}
+	f.port_index = p->index;
+	f.msg_class = relay_class(cls);
+	f.payload.data = rx->buf;
+	f.payload.len = rx->len;
+	if (rx->have_ts) {
+		relay_ts(&ts, &rx->ts);
+		f.rx_ts = &ts;
+		f.ts_source = rx->hw ? PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :
+		    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
+	}
+	switch (rx->src.len) {
+	case 6:
+		src.family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC;
+		break;
+	case 4:
+		src.family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV4;
+		break;
+	case 16:
+		src.family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV6;
+		break;
+	}
+	if (src.family != PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_UNSPECIFIED) {
+		src.addr.data = (uint8_t *)rx->src.b;
+		src.addr.len = rx->src.len;
+		f.source = &src;
+	}
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
+	m.rx_frame = &f;
+	if (relay_send(nd, &m) != 0) {
+		p->rxdrop[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG]++;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+relay_txts_msg(struct netd_port *p, uint64_t cookie, Ptpsep__Netd__TxTsStatus st,
+    const struct transport_txts *t)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__TxTimestamp x = PTPSEP__NETD__TX_TIMESTAMP__INIT;
+	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+
+	if (!relay_connected(p->nd))
+		return;
+	x.cookie = cookie;
+	x.port_index = p->index;
+	x.status = st;
+	if (st == PTPSEP__NETD__TX_TS_STATUS__TXTS_OK) {
+		relay_ts(&ts, &t->ts);
+		x.ts = &ts;
+		x.ts_source = t->hw ? PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :
+		    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
+	}
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP;
+	m.tx_timestamp = &x;
+	(void)relay_send(p->nd, &m);
+}
+
+void
+relay_tx_timestamp(struct netd_port *p, uint64_t cookie,
+    const struct transport_txts *t)
+{
+	relay_txts_msg(p, cookie, t->status == TXTS_OK ?
+	    PTPSEP__NETD__TX_TS_STATUS__TXTS_OK :
+	    PTPSEP__NETD__TX_TS_STATUS__TXTS_MISSING, t);
+}
+
+void
+relay_tx_failed(struct netd_port *p, uint64_t cookie)
+{
+	relay_txts_msg(p, cookie, PTPSEP__NETD__TX_TS_STATUS__TXTS_SEND_FAILED,
+	    NULL);
+}
+
+void
+relay_link_event(struct netd_port *p, int reopened)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__LinkEvent ev = PTPSEP__NETD__LINK_EVENT__INIT;
+	Ptpsep__Netd__Port port;
+	uint8_t buf[14];
+
+	if (!relay_connected(p->nd))
+		return;
+	port_describe(p, &port, buf);
+	ev.port_index = p->index;
+	ev.link_up = p->is_open && p->link_up;
+	ev.reopened = reopened;
+	ev.port = &port;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT;
+	m.link_event = &ev;
+	(void)relay_send(p->nd, &m);
+}

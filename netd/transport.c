@@ -1,0 +1,488 @@
+/*
+ * transport.c - one PTP port's sockets: open, receive, send, TX timestamps.
+ *
+ * The mapping-specific parts (socket set-up, headers, addresses) sit behind
+ * struct transport_ops in l2.c and udp.c; this file does what is common:
+ * the userspace re-check of what the BPF filter let through, timestamps,
+ * the unicast-peer rule and the TX timestamp bookkeeping.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_packet.h>
+#include <linux/sock_diag.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "log.h"
+#include "transport_int.h"
+#include "tstamp.h"
+
+#ifndef SO_MEMINFO
+#define SO_MEMINFO	55
+#endif
+#ifndef SCM_TSTAMP_SND
+#define SCM_TSTAMP_SND	0
+#endif
+
+/* Room for SCM_TIMESTAMPING (either layout) plus an extended error. */
+#define CONTROL_LEN	512
+
+static const struct transport_ops *
+ops_of(enum transport_kind kind)
+{
+	return kind == TR_L2 ? &l2_ops : &udp_ops;
+}
+
+const char *
+transport_kind_name(enum transport_kind kind)
+{
+	switch (kind) {
+	case TR_L2:
+		return "L2";
+	case TR_UDP4:
+		return "UDPv4";
+	case TR_UDP6:
+		return "UDPv6";
+	}
+	return "?";
+}
+
+int
+transport_dest_mac(const struct transport_dest *dest, uint8_t mac[6])
+{
+	switch (dest->kind) {
+	case TD_PRIMARY:
+		memcpy(mac, l2_primary_mac, 6);
+		return 0;
+	case TD_PDELAY:
+		memcpy(mac, l2_pdelay_mac, 6);
+		return 0;
+	case TD_UNICAST:
+		/* A unicast MAC: 6 bytes, group bit clear, not all zero. */
+		if (dest->addr.len != 6 || (dest->addr.b[0] & 0x01) ||
+		    memcmp(dest->addr.b, "\0\0\0\0\0\0", 6) == 0)
+			return -EINVAL;
+		memcpy(mac, dest->addr.b, 6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int
+class_of(uint8_t type)
+{
+	type &= 0x0f;
+	if (type <= 0x3)
+		return TC_EVENT;
+	if (type >= 0x8 && type <= 0xD)
+		return TC_GENERAL;
+	return -1;
+}
+
+enum transport_rx_verdict
+transport_check_rx(enum transport_class cls, const uint8_t *p, size_t len)
+{
+	size_t msglen;
+
+	if (len < PTP_MIN_MSG_LEN)
+		return TRV_TOO_SHORT;
+	if ((p[1] & 0x0f) != 2)
+		return TRV_BAD_VERSION;
+	if (class_of(p[0]) != (int)cls)
+		return TRV_WRONG_CLASS;
+	/* Frames may carry Ethernet padding after the message, never less. */
+	msglen = (size_t)p[2] << 8 | p[3];
+	if (msglen < PTP_MIN_MSG_LEN || msglen > len)
+		return TRV_BAD_LENGTH;
+	return TRV_OK;
+}
+
+int
+transport_check_payload(enum transport_class cls, const uint8_t *p, size_t len)
+{
+	if (p == NULL || len > PTP_MAX_MSG_LEN ||
+	    transport_check_rx(cls, p, len) != TRV_OK ||
+	    ((size_t)p[2] << 8 | p[3]) != len)
+		return -EINVAL;
+	return 0;
+}
+
+/* Interface index and MAC, and hardware timestamping when asked for. */
+static int
+port_iface(struct transport_port *port)
+{
+	struct ifreq ifr;
+	int fd, err = 0;
+
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1 &&
+	    (fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1) {
+		err = -errno;
+		log_warn("%s: socket", port->ifname);
+		return err;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", port->ifname);
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) == -1) {
+		err = -errno;
+		log_warn("%s: SIOCGIFINDEX", port->ifname);
+		goto done;
+	}
+	port->ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) == -1) {
+		err = -errno;
+		log_warn("%s: SIOCGIFHWADDR", port->ifname);
+		goto done;
+	}
+	memcpy(port->mac, ifr.ifr_hwaddr.sa_data, 6);
+	if (port->kind == TR_L2 && ifr.ifr_hwaddr.sa_family != 1 /* ARPHRD_ETHER */) {
+		log_warnx("%s: not an Ethernet interface", port->ifname);
+		err = -EINVAL;
+		goto done;
+	}
+	if (port->ts_mode == TS_HARDWARE)
+		err = tstamp_hw_enable(fd, port->ifname, port->kind);
+done:
+	close(fd);
+	return err;
+}
+
+int
+transport_open(struct transport_port *port, const struct transport_params *pa)
+{
+	const struct transport_ops *ops;
+	int c, fd, err;
+
+	memset(port, 0, sizeof(*port));
+	port->fd[TC_EVENT] = port->fd[TC_GENERAL] = -1;
+	if (pa->ifname == NULL || pa->ifname[0] == '\0' ||
+	    strlen(pa->ifname) >= sizeof(port->ifname) ||
+	    (pa->kind != TR_L2 && pa->kind != TR_UDP4 && pa->kind != TR_UDP6) ||
+	    (pa->ts_mode != TS_SOFTWARE && pa->ts_mode != TS_HARDWARE) ||
+	    pa->ttl < 0 || pa->ttl > 255 ||
+	    pa->dscp_event < 0 || pa->dscp_event > 63 ||
+	    pa->dscp_general < 0 || pa->dscp_general > 63 ||
+	    pa->tx_ts_timeout_ms < 0) {
+		log_warnx("transport_open: bad parameters");
+		return -EINVAL;
+	}
+	snprintf(port->ifname, sizeof(port->ifname), "%s", pa->ifname);
+	port->kind = pa->kind;
+	port->ts_mode = pa->ts_mode;
+	port->ttl = pa->ttl ? pa->ttl : 1;
+	port->dscp[TC_EVENT] = pa->dscp_event;
+	port->dscp[TC_GENERAL] = pa->dscp_general;
+	port->tx_ts_timeout_ms = pa->tx_ts_timeout_ms ? pa->tx_ts_timeout_ms :
+	    TRANSPORT_TX_TS_TIMEOUT_MS;
+	if ((err = port_iface(port)) < 0)
+		return err;
+	ops = ops_of(port->kind);
+	for (c = 0; c < TC_NUM; c++) {
+		if ((fd = ops->open(port, (enum transport_class)c)) < 0) {
+			transport_close(port);
+			return fd;
+		}
+		port->fd[c] = fd;
+	}
+	log_debug("%s: %s port open (%s timestamps)", port->ifname,
+	    transport_kind_name(port->kind),
+	    port->ts_mode == TS_HARDWARE ? "hardware" : "software");
+	return 0;
+}
+
+void
+transport_close(struct transport_port *port)
+{
+	int c;
+
+	for (c = 0; c < TC_NUM; c++) {
+		if (port->fd[c] != -1)
+			close(port->fd[c]);
+		port->fd[c] = -1;
+	}
+	memset(port->pending, 0, sizeof(port->pending));
+}
+
+int
+transport_fd(const struct transport_port *port, enum transport_class cls)
+{
+	if (cls != TC_EVENT && cls != TC_GENERAL)
+		return -1;
+	return port->fd[cls];
+}
+
+int
+transport_recv(struct transport_port *port, enum transport_class cls,
+    struct transport_rx *rx)
+{
+	const struct transport_ops *ops = ops_of(port->kind);
+	uint8_t hdr[16];
+	union {
+		struct cmsghdr align;
+		uint8_t b[CONTROL_LEN];
+	} control;
+	struct sockaddr_storage from;
+	struct tstamp_cmsg tc;
+	struct iovec iov[2];
+	struct msghdr msg;
+	ssize_t n;
+	size_t plen;
+	int err, r;
+
+	if (cls != TC_EVENT && cls != TC_GENERAL)
+		return -EINVAL;
+	rx->len = 0;
+	rx->have_ts = rx->hw = 0;
+	memset(&rx->ts, 0, sizeof(rx->ts));
+	memset(&rx->src, 0, sizeof(rx->src));
+
+	iov[0].iov_base = hdr;
+	iov[0].iov_len = ops->rx_hdr_len;
+	iov[1].iov_base = rx->buf;
+	iov[1].iov_len = rx->cap;
+	memset(&msg, 0, sizeof(msg));
+	memset(&from, 0, sizeof(from));
+	msg.msg_name = &from;
+	msg.msg_namelen = sizeof(from);
+	msg.msg_iov = ops->rx_hdr_len ? iov : iov + 1;
+	msg.msg_iovlen = ops->rx_hdr_len ? 2 : 1;
+	msg.msg_control = control.b;
+	msg.msg_controllen = sizeof(control.b);
+	if ((n = recvmsg(port->fd[cls], &msg, MSG_DONTWAIT)) == -1) {
+		err = -errno;
+		if (err == -EAGAIN || err == -EWOULDBLOCK || err == -EINTR)
+			return -EAGAIN;
+		port->cnt.rx_errors++;
+		log_warn("%s: recvmsg", port->ifname);
+		return err;
+	}
+	if (msg.msg_flags & MSG_TRUNC) {
+		port->cnt.rx_truncated++;
+		return 0;
+	}
+	if ((size_t)n < ops->rx_hdr_len) {
+		port->cnt.rx_too_short++;
+		return 0;
+	}
+	plen = (size_t)n - ops->rx_hdr_len;
+	/* The filter already dropped these; a second check costs nothing. */
+	if (port->kind == TR_L2 &&
+	    ((struct sockaddr_ll *)&from)->sll_pkttype > PACKET_MULTICAST) {
+		port->cnt.rx_bad_pkttype++;
+		return 0;
+	}
+	switch (transport_check_rx(cls, rx->buf, plen)) {
+	case TRV_OK:
+		break;
+	case TRV_TOO_SHORT:
+		port->cnt.rx_too_short++;
+		return 0;
+	case TRV_BAD_VERSION:
+		port->cnt.rx_bad_version++;
+		return 0;
+	case TRV_WRONG_CLASS:
+		port->cnt.rx_wrong_class++;
+		return 0;
+	case TRV_BAD_LENGTH:
+		port->cnt.rx_bad_length++;
+		return 0;
+	}
+	if (ops->rx_src(hdr, &from, msg.msg_namelen, &rx->src) < 0) {
+		port->cnt.rx_errors++;
+		return 0;
+	}
+	if ((r = tstamp_parse_cmsg(&msg, &tc)) < 0) {
+		port->cnt.rx_errors++;
+		return 0;
+	}
+	if (port->ts_mode == TS_HARDWARE && tc.have_hw) {
+		rx->have_ts = rx->hw = 1;
+		rx->ts = tc.hw;
+	} else if (port->ts_mode == TS_SOFTWARE && tc.have_sw) {
+		rx->have_ts = 1;
+		rx->ts = tc.sw;
+	} else if (cls == TC_EVENT)
+		port->cnt.rx_no_ts++;	/* delivered; clockd decides */
+	transport_peer_learn(&port->peers, &rx->src);
+	rx->len = plen;
+	port->cnt.rx[cls]++;
+	return (int)plen;
+}
+
+int
+transport_send(struct transport_port *port, enum transport_class cls,
+    const struct transport_dest *dest, const uint8_t *payload, size_t len,
+    int want_ts, uint32_t *ts_id)
+{
+	union {
+		struct cmsghdr align;
+		uint8_t b[64];
+	} control;
+	size_t controllen = 0;
+	struct timespec now;
+	uint32_t id = 0;
+	int err;
+
+	if (cls != TC_EVENT && cls != TC_GENERAL)
+		return -EINVAL;
+	if (port->fd[cls] == -1)
+		return -EBADF;
+	if (transport_check_payload(cls, payload, len) < 0) {
+		port->cnt.tx_errors++;
+		log_warnx("%s: refusing to send a malformed %s payload",
+		    port->ifname, cls == TC_EVENT ? "event" : "general");
+		return -EINVAL;
+	}
+	if (dest->kind == TD_UNICAST && !transport_peer_known(port, &dest->addr)) {
+		port->cnt.tx_denied++;
+		log_warnx("%s: unicast to a peer the port has not heard",
+		    port->ifname);
+		return -EPERM;
+	}
+	if (want_ts) {
+		controllen = tstamp_tx_cmsg(control.b, sizeof(control.b),
+		    port->ts_mode);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		/* Take the slot first: no timestamp is asked for untracked. */
+		if ((err = tstamp_tx_add(port, cls, port->next_key[cls],
+		    payload, len, &now, &id)) < 0) {
+			port->cnt.tx_errors++;
+			log_warnx("%s: too many TX timestamps outstanding",
+			    port->ifname);
+			return -ENOBUFS;
+		}
+	}
+	err = ops_of(port->kind)->send(port, cls, dest, payload, len,
+	    controllen ? control.b : NULL, controllen);
+	if (err < 0) {
+		if (want_ts)
+			tstamp_tx_cancel(port, cls, id);
+		port->cnt.tx_errors++;
+		errno = -err;
+		log_warn("%s: send %s", port->ifname,
+		    cls == TC_EVENT ? "event" : "general");
+		return err;
+	}
+	if (want_ts) {
+		/* The kernel numbers timestamped sends of a socket from 0. */
+		port->next_key[cls]++;
+		*ts_id = id;
+	}
+	port->cnt.tx[cls]++;
+	return 0;
+}
+
+int
+transport_read_errqueue(struct transport_port *port, enum transport_class cls,
+    struct transport_txts *out)
+{
+	uint8_t pkt[2048];
+	union {
+		struct cmsghdr align;
+		uint8_t b[CONTROL_LEN];
+	} control;
+	struct tstamp_cmsg tc;
+	struct transport_tx_pending *p;
+	struct iovec iov;
+	struct msghdr msg;
+	const uint8_t *payload = NULL;
+	size_t plen = 0;
+	ssize_t n;
+	int err, off, i;
+
+	if (cls != TC_EVENT && cls != TC_GENERAL)
+		return -EINVAL;
+	iov.iov_base = pkt;
+	iov.iov_len = sizeof(pkt);
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = control.b;
+	msg.msg_controllen = sizeof(control.b);
+	if ((n = recvmsg(port->fd[cls], &msg, MSG_ERRQUEUE | MSG_DONTWAIT)) == -1) {
+		err = -errno;
+		if (err == -EAGAIN || err == -EWOULDBLOCK || err == -EINTR)
+			return -EAGAIN;
+		log_warn("%s: recvmsg(MSG_ERRQUEUE)", port->ifname);
+		return err;
+	}
+	if (tstamp_parse_cmsg(&msg, &tc) < 0 || !tc.have_err ||
+	    tc.tstype != SCM_TSTAMP_SND) {
+		port->cnt.tx_ts_unmatched++;
+		return 0;
+	}
+	if (n > 0) {
+		if ((off = tstamp_errq_payload_off(port->kind, pkt,
+		    (size_t)n)) < 0) {
+			port->cnt.tx_ts_unmatched++;
+			return 0;
+		}
+		payload = pkt + off;
+		plen = (size_t)n - (size_t)off;
+	}
+	if ((i = tstamp_tx_match(port, cls, tc.key, payload, plen)) < 0) {
+		port->cnt.tx_ts_unmatched++;
+		log_debug("%s: TX timestamp with key %u matches no request",
+		    port->ifname, tc.key);
+		return 0;
+	}
+	p = &port->pending[cls][i];
+	memset(out, 0, sizeof(*out));
+	out->id = p->id;
+	out->cls = cls;
+	if (port->ts_mode == TS_HARDWARE ? !tc.have_hw : !tc.have_sw) {
+		/* The entry answers the request but carries no usable time. */
+		out->status = TXTS_MISSING;
+		port->cnt.tx_ts_missing++;
+	} else {
+		out->status = TXTS_OK;
+		out->hw = port->ts_mode == TS_HARDWARE;
+		out->ts = out->hw ? tc.hw : tc.sw;
+		port->cnt.tx_ts++;
+	}
+	/*
+	 * Matched by its bytes under another key: a send that failed after
+	 * the kernel took a key shifted the numbering.  Shift the later
+	 * requests and the next key by as much.
+	 */
+	if (tc.key != p->key) {
+		uint32_t delta = tc.key - p->key, base = p->key;
+		int j;
+
+		for (j = 0; j < TRANSPORT_TX_PENDING_MAX; j++)
+			if (port->pending[cls][j].used &&
+			    (int32_t)(port->pending[cls][j].key - base) >= 0)
+				port->pending[cls][j].key += delta;
+		port->next_key[cls] += delta;
+	}
+	p->used = 0;
+	return 1;
+}
+
+int
+transport_expire_tx(struct transport_port *port, const struct timespec *now,
+    struct transport_txts *out)
+{
+	return tstamp_tx_expire(port, now, out);
+}
+
+int
+transport_kernel_drops(const struct transport_port *port,
+    enum transport_class cls, uint32_t *drops)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mi);
+
+	if ((cls != TC_EVENT && cls != TC_GENERAL) || port->fd[cls] == -1)
+		return -EINVAL;
+	memset(mi, 0, sizeof(mi));
+	if (getsockopt(port->fd[cls], SOL_SOCKET, SO_MEMINFO, mi, &len) == -1)
+		return -errno;
+	*drops = mi[SK_MEMINFO_DROPS];
+	return 0;
+}

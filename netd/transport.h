@@ -1,0 +1,239 @@
+/*
+ * transport.h - ptp-netd's network transports: the sockets of one PTP port.
+ *
+ * A port is one interface and one mapping of PTP onto the network
+ * (IEEE 1588-2019 Annex C UDP/IPv4, Annex D UDP/IPv6, Annex E IEEE 802.3).
+ * Each port owns two sockets, one for event and one for general messages,
+ * each with a classic BPF filter so that the kernel hands netd only PTPv2
+ * messages of the matching class.  The module only moves bytes and
+ * timestamps: it holds no protocol state and no event loop.  The caller
+ * polls transport_fd() (POLLIN for frames, POLLERR/POLLPRI for TX
+ * timestamps on the error queue) and calls the functions below.
+ *
+ * Errors are returned as negative errno values and logged with log_warn.
+ */
+#ifndef PTPSEP_NETD_TRANSPORT_H
+#define PTPSEP_NETD_TRANSPORT_H
+
+#include <net/if.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+enum transport_kind {
+	TR_L2,			/* IEEE 802.3 / Ethernet, ethertype 0x88F7 */
+	TR_UDP4,		/* UDP over IPv4, ports 319/320 */
+	TR_UDP6,		/* UDP over IPv6, ports 319/320 */
+};
+
+/* Message class: which of the port's two sockets. */
+enum transport_class {
+	TC_EVENT = 0,		/* messageType 0x0-0x3, timestamped */
+	TC_GENERAL = 1,		/* messageType 0x8-0xD */
+	TC_NUM
+};
+
+enum transport_ts_mode {
+	TS_SOFTWARE,		/* kernel software timestamps */
+	TS_HARDWARE,		/* NIC timestamps, SIOCSHWTSTAMP */
+};
+
+enum transport_dest_kind {
+	TD_PRIMARY,	/* 01-1B-19-00-00-00, 224.0.1.129, FF0E::181 */
+	TD_PDELAY,	/* 01-80-C2-00-00-0E, 224.0.0.107, FF02::6B */
+	TD_UNICAST,	/* an address the port learned or was given */
+};
+
+#define TRANSPORT_ADDR_MAX	16
+/*
+ * A peer address: 6 bytes of MAC (TR_L2), 4 of IPv4 or 16 of IPv6 address,
+ * always in network byte order.  len tells which.
+ */
+struct transport_addr {
+	uint8_t len;
+	uint8_t b[TRANSPORT_ADDR_MAX];
+};
+
+struct transport_dest {
+	enum transport_dest_kind kind;
+	struct transport_addr addr;	/* TD_UNICAST only */
+};
+
+/* Smallest PTP messages (IEEE 1588-2019 13.3 header + body). */
+#define PTP_HDR_LEN		34
+#define PTP_MIN_MSG_LEN		44	/* Sync, Delay_Req, Follow_Up, Signaling */
+#define PTP_MAX_MSG_LEN		1500
+#define PTP_EVENT_PORT		319
+#define PTP_GENERAL_PORT	320
+
+struct transport_params {
+	const char *ifname;
+	enum transport_kind kind;
+	enum transport_ts_mode ts_mode;
+	int ttl;		/* IPv4 TTL / IPv6 hop limit; 0 means 1 */
+	int dscp_event;		/* 0..63 */
+	int dscp_general;	/* 0..63 */
+	int tx_ts_timeout_ms;	/* 0 means TRANSPORT_TX_TS_TIMEOUT_MS */
+};
+#define TRANSPORT_TX_TS_TIMEOUT_MS	100
+
+/*
+ * Counters.  rx_* drops are frames that reached user space although the
+ * BPF filter should have rejected them (a second line of defence); the
+ * kernel's own filter drops are read with transport_kernel_drops().
+ */
+struct transport_counters {
+	uint64_t rx[TC_NUM];
+	uint64_t tx[TC_NUM];
+	uint64_t rx_too_short;
+	uint64_t rx_bad_version;
+	uint64_t rx_wrong_class;
+	uint64_t rx_bad_length;		/* messageLength beyond the frame */
+	uint64_t rx_truncated;		/* larger than the caller's buffer */
+	uint64_t rx_bad_pkttype;	/* OTHERHOST/OUTGOING on L2 */
+	uint64_t rx_no_ts;		/* event message without timestamp */
+	uint64_t rx_errors;
+	uint64_t tx_errors;
+	uint64_t tx_denied;		/* unicast to an unknown peer */
+	uint64_t tx_ts;			/* TX timestamps reported */
+	uint64_t tx_ts_missing;		/* TX timestamps that never came */
+	uint64_t tx_ts_unmatched;	/* error queue entries nobody asked for */
+};
+
+#define TRANSPORT_PEERS_MAX	64
+/*
+ * Bounded table of unicast peers: configured ones (pinned) and the most
+ * recently heard ones; when full, the peer heard least recently goes.
+ */
+struct transport_peer {
+	struct transport_addr addr;
+	uint32_t seen;		/* value of the table's clock when last heard */
+	int pinned;		/* configured: never evicted */
+};
+struct transport_peers {
+	struct transport_peer e[TRANSPORT_PEERS_MAX];
+	unsigned int count;
+	uint32_t clock;
+};
+
+#define TRANSPORT_TX_PENDING_MAX	32
+#define TRANSPORT_TX_MATCH_LEN		64
+/* A TX timestamp asked for and not yet reported. */
+struct transport_tx_pending {
+	int used;
+	uint32_t id;			/* handed to the caller */
+	uint32_t key;			/* kernel's SOF_TIMESTAMPING_OPT_ID */
+	struct timespec deadline;	/* CLOCK_MONOTONIC */
+	size_t len;			/* bytes kept in head */
+	uint8_t head[TRANSPORT_TX_MATCH_LEN];
+};
+
+struct transport_port {
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	uint8_t mac[6];
+	enum transport_kind kind;
+	enum transport_ts_mode ts_mode;
+	int fd[TC_NUM];			/* -1 when closed */
+	struct transport_counters cnt;
+
+	/* private to the transport modules */
+	int ttl;
+	int dscp[TC_NUM];
+	int tx_ts_timeout_ms;
+	uint32_t next_id;
+	uint32_t next_key[TC_NUM];
+	struct transport_tx_pending pending[TC_NUM][TRANSPORT_TX_PENDING_MAX];
+	struct transport_peers peers;
+};
+
+struct transport_rx {
+	uint8_t *buf;			/* caller's buffer for the payload */
+	size_t cap;
+	size_t len;			/* payload bytes stored */
+	int have_ts;
+	int hw;				/* ts is a hardware timestamp */
+	struct timespec ts;
+	struct transport_addr src;	/* source MAC or IP address */
+};
+
+enum transport_txts_status {
+	TXTS_OK,
+	TXTS_MISSING,		/* never arrived within the timeout */
+};
+
+struct transport_txts {
+	uint32_t id;
+	enum transport_class cls;
+	enum transport_txts_status status;
+	int hw;
+	struct timespec ts;	/* zero when MISSING */
+};
+
+/* ---- transport.c: the port ---------------------------------------------- */
+int	transport_open(struct transport_port *, const struct transport_params *);
+void	transport_close(struct transport_port *);
+int	transport_fd(const struct transport_port *, enum transport_class);
+/*
+ * Reads one frame.  Returns the payload length (> 0), 0 when a frame was
+ * read but dropped (counted; call again), -EAGAIN when nothing is queued,
+ * another negative errno on error.  Event frames carry a timestamp.
+ */
+int	transport_recv(struct transport_port *, enum transport_class,
+	    struct transport_rx *);
+/*
+ * Sends one PTP payload.  netd builds every header.  UNICAST is allowed
+ * only to a peer the port knows (-EPERM otherwise).  With want_ts a TX
+ * timestamp is requested and *ts_id set; the timestamp is later returned
+ * by transport_read_errqueue() or reported MISSING by transport_expire_tx().
+ */
+int	transport_send(struct transport_port *, enum transport_class,
+	    const struct transport_dest *, const uint8_t *payload, size_t len,
+	    int want_ts, uint32_t *ts_id);
+/*
+ * Reads one entry of the socket's error queue.  Returns 1 and fills *out
+ * when it matched a request, 0 when an entry was consumed but matched
+ * nothing (counted), -EAGAIN when the queue is empty.
+ */
+int	transport_read_errqueue(struct transport_port *, enum transport_class,
+	    struct transport_txts *);
+/*
+ * Reports one TX timestamp whose deadline passed before now
+ * (CLOCK_MONOTONIC) as TXTS_MISSING.  Returns 1 when *out was filled, 0
+ * when nothing expired; call until it returns 0.
+ */
+int	transport_expire_tx(struct transport_port *, const struct timespec *now,
+	    struct transport_txts *);
+/* Frames the kernel dropped on this socket (filter, full buffer). */
+int	transport_kernel_drops(const struct transport_port *,
+	    enum transport_class, uint32_t *);
+
+/* ---- transport_peer.c: learned/configured unicast peers ------------------ */
+void	transport_peer_learn(struct transport_peers *,
+	    const struct transport_addr *);
+int	transport_peer_known(const struct transport_port *,
+	    const struct transport_addr *);
+int	transport_peer_add(struct transport_port *,
+	    const struct transport_addr *);
+
+/* ---- pure helpers, testable without privileges --------------------------- */
+const char *transport_kind_name(enum transport_kind);
+/* The Ethernet destination of dest (Annex E); 0 or -EINVAL. */
+int	transport_dest_mac(const struct transport_dest *, uint8_t mac[6]);
+/*
+ * Checks a payload the caller asks to send: length bounds, versionPTP 2,
+ * messageType of the class, messageLength equal to len.  0 or -EINVAL.
+ */
+int	transport_check_payload(enum transport_class, const uint8_t *, size_t);
+/* Classifies a received payload as transport_recv does: 0 when good. */
+enum transport_rx_verdict {
+	TRV_OK,
+	TRV_TOO_SHORT,
+	TRV_BAD_VERSION,
+	TRV_WRONG_CLASS,
+	TRV_BAD_LENGTH,
+};
+enum transport_rx_verdict transport_check_rx(enum transport_class,
+	    const uint8_t *, size_t);
+
+#endif /* PTPSEP_NETD_TRANSPORT_H */

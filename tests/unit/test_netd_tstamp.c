@@ -1,0 +1,336 @@
+/*
+ * test_netd_tstamp.c - netd's timestamping without a network: the
+ * SIOCSHWTSTAMP request and the acceptance of the driver's answer, the
+ * parsing of prepared control messages, and the TX timestamp table.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <netinet/in.h>
+#include <linux/errqueue.h>
+#include <linux/if_packet.h>
+
+#include "netd/transport.h"
+#include "netd/tstamp.h"
+
+#ifndef PACKET_TX_TIMESTAMP
+#define PACKET_TX_TIMESTAMP	16
+#endif
+
+static void
+test_hw_request(void **state)
+{
+	struct hwtstamp_config c;
+
+	(void)state;
+	tstamp_hw_request(&c, TR_L2);
+	assert_int_equal(c.flags, 0);
+	assert_int_equal(c.tx_type, HWTSTAMP_TX_ON);
+	assert_int_equal(c.rx_filter, HWTSTAMP_FILTER_PTP_V2_L2_EVENT);
+	tstamp_hw_request(&c, TR_UDP4);
+	assert_int_equal(c.rx_filter, HWTSTAMP_FILTER_PTP_V2_L4_EVENT);
+	tstamp_hw_request(&c, TR_UDP6);
+	assert_int_equal(c.rx_filter, HWTSTAMP_FILTER_PTP_V2_L4_EVENT);
+}
+
+static void
+test_hw_reply(void **state)
+{
+	(void)state;
+	/* Wider answers are accepted ... */
+	assert_true(tstamp_hw_reply_ok(TR_L2, HWTSTAMP_FILTER_ALL));
+	assert_true(tstamp_hw_reply_ok(TR_L2, HWTSTAMP_FILTER_PTP_V2_EVENT));
+	assert_true(tstamp_hw_reply_ok(TR_UDP4, HWTSTAMP_FILTER_PTP_V2_EVENT));
+	assert_true(tstamp_hw_reply_ok(TR_L2, HWTSTAMP_FILTER_PTP_V2_L2_EVENT));
+	assert_true(tstamp_hw_reply_ok(TR_UDP6, HWTSTAMP_FILTER_PTP_V2_L4_EVENT));
+	/* ... narrower or other-transport ones are not. */
+	assert_false(tstamp_hw_reply_ok(TR_L2, HWTSTAMP_FILTER_PTP_V2_L4_EVENT));
+	assert_false(tstamp_hw_reply_ok(TR_UDP4, HWTSTAMP_FILTER_PTP_V2_L2_EVENT));
+	assert_false(tstamp_hw_reply_ok(TR_L2, HWTSTAMP_FILTER_PTP_V2_SYNC));
+	assert_false(tstamp_hw_reply_ok(TR_L2, HWTSTAMP_FILTER_NONE));
+	assert_false(tstamp_hw_reply_ok(TR_UDP4, HWTSTAMP_FILTER_PTP_V1_L4_EVENT));
+	assert_false(tstamp_hw_reply_ok(TR_L2, HWTSTAMP_FILTER_SOME));
+}
+
+static void
+test_flags(void **state)
+{
+	uint32_t f;
+	uint8_t buf[64];
+	struct cmsghdr *cm = (struct cmsghdr *)(void *)buf;
+	size_t n;
+
+	(void)state;
+	f = tstamp_sock_flags(TS_SOFTWARE);
+	assert_true(f & SOF_TIMESTAMPING_RX_SOFTWARE);
+	assert_true(f & SOF_TIMESTAMPING_SOFTWARE);
+	assert_true(f & SOF_TIMESTAMPING_OPT_ID);
+	assert_false(f & SOF_TIMESTAMPING_TX_RECORD_MASK);
+	f = tstamp_sock_flags(TS_HARDWARE);
+	assert_true(f & SOF_TIMESTAMPING_RAW_HARDWARE);
+	assert_true(f & SOF_TIMESTAMPING_RX_HARDWARE);
+	assert_false(f & SOF_TIMESTAMPING_TX_RECORD_MASK);
+
+	n = tstamp_tx_cmsg(buf, sizeof(buf), TS_SOFTWARE);
+	assert_int_equal(n, CMSG_SPACE(sizeof(uint32_t)));
+	assert_int_equal(cm->cmsg_level, SOL_SOCKET);
+	assert_int_equal(cm->cmsg_type, SO_TIMESTAMPING);
+	memcpy(&f, CMSG_DATA(cm), sizeof(f));
+	assert_int_equal(f, SOF_TIMESTAMPING_TX_SOFTWARE);
+	tstamp_tx_cmsg(buf, sizeof(buf), TS_HARDWARE);
+	memcpy(&f, CMSG_DATA(cm), sizeof(f));
+	assert_int_equal(f, SOF_TIMESTAMPING_TX_HARDWARE);
+	assert_int_equal(tstamp_tx_cmsg(buf, 4, TS_SOFTWARE), 0);
+}
+
+/* Appends one control message to msg's buffer. */
+static void
+put_cmsg(struct msghdr *msg, size_t *used, int level, int type,
+    const void *data, size_t len)
+{
+	struct cmsghdr *cm = (struct cmsghdr *)(void *)
+	    ((uint8_t *)msg->msg_control + *used);
+
+	cm->cmsg_level = level;
+	cm->cmsg_type = type;
+	cm->cmsg_len = CMSG_LEN(len);
+	memcpy(CMSG_DATA(cm), data, len);
+	*used += CMSG_SPACE(len);
+	msg->msg_controllen = *used;
+}
+
+union cbuf {
+	struct cmsghdr align;
+	uint8_t b[512];
+};
+
+static void
+test_parse_old(void **state)
+{
+	union cbuf cb;
+	struct msghdr msg;
+	struct timespec ts[3];
+	struct tstamp_cmsg tc;
+	size_t used = 0;
+
+	(void)state;
+	memset(&cb, 0, sizeof(cb));
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_control = cb.b;
+	memset(ts, 0, sizeof(ts));
+	ts[0].tv_sec = 1700000000;
+	ts[0].tv_nsec = 123456789;
+	put_cmsg(&msg, &used, SOL_SOCKET, 37 /* SO_TIMESTAMPING_OLD */, ts,
+	    sizeof(ts));
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+	assert_true(tc.have_sw);
+	assert_false(tc.have_hw);
+	assert_false(tc.have_err);
+	assert_int_equal(tc.sw.tv_sec, 1700000000);
+	assert_int_equal(tc.sw.tv_nsec, 123456789);
+
+	/* hardware in ts[2] */
+	memset(&cb, 0, sizeof(cb));
+	used = 0;
+	memset(ts, 0, sizeof(ts));
+	ts[2].tv_sec = 42;
+	ts[2].tv_nsec = 7;
+	put_cmsg(&msg, &used, SOL_SOCKET, 37, ts, sizeof(ts));
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+	assert_false(tc.have_sw);
+	assert_true(tc.have_hw);
+	assert_int_equal(tc.hw.tv_sec, 42);
+	assert_int_equal(tc.hw.tv_nsec, 7);
+
+	/* bad nanoseconds, short cmsg */
+	memset(&cb, 0, sizeof(cb));
+	used = 0;
+	ts[2].tv_nsec = 1000000000L;
+	put_cmsg(&msg, &used, SOL_SOCKET, 37, ts, sizeof(ts));
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), -EINVAL);
+	memset(&cb, 0, sizeof(cb));
+	used = 0;
+	put_cmsg(&msg, &used, SOL_SOCKET, 37, ts, sizeof(ts[0]));
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), -EINVAL);
+}
+
+static void
+test_parse_new_and_err(void **state)
+{
+	union cbuf cb;
+	struct msghdr msg;
+	long long t64[6];
+	struct sock_extended_err ee;
+	struct tstamp_cmsg tc;
+	size_t used = 0;
+	int other = 1;
+
+	(void)state;
+	memset(&cb, 0, sizeof(cb));
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_control = cb.b;
+	/* an unrelated cmsg first */
+	put_cmsg(&msg, &used, SOL_SOCKET, 29 /* SO_TIMESTAMP_OLD */, &other,
+	    sizeof(other));
+	memset(t64, 0, sizeof(t64));
+	t64[0] = 5000000000LL;	/* past 2038 */
+	t64[1] = 999999999;
+	put_cmsg(&msg, &used, SOL_SOCKET, 65 /* SO_TIMESTAMPING_NEW */, t64,
+	    sizeof(t64));
+	memset(&ee, 0, sizeof(ee));
+	ee.ee_errno = ENOMSG;
+	ee.ee_origin = SO_EE_ORIGIN_TIMESTAMPING;
+	ee.ee_info = SCM_TSTAMP_SND;
+	ee.ee_data = 17;
+	put_cmsg(&msg, &used, SOL_PACKET, PACKET_TX_TIMESTAMP, &ee, sizeof(ee));
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+	assert_true(tc.have_sw);
+	assert_int_equal((long long)tc.sw.tv_sec, 5000000000LL);
+	assert_int_equal(tc.sw.tv_nsec, 999999999);
+	assert_true(tc.have_err);
+	assert_int_equal(tc.key, 17);
+	assert_int_equal(tc.tstype, SCM_TSTAMP_SND);
+
+	/* IPv4 and IPv6 error cmsgs carry the key too */
+	memset(&cb, 0, sizeof(cb));
+	used = 0;
+	ee.ee_data = 3;
+	put_cmsg(&msg, &used, SOL_IP, IP_RECVERR, &ee, sizeof(ee));
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+	assert_true(tc.have_err);
+	assert_int_equal(tc.key, 3);
+	memset(&cb, 0, sizeof(cb));
+	used = 0;
+	put_cmsg(&msg, &used, SOL_IPV6, IPV6_RECVERR, &ee, sizeof(ee));
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+	assert_true(tc.have_err);
+
+	/* an ICMP error is not a timestamp */
+	memset(&cb, 0, sizeof(cb));
+	used = 0;
+	ee.ee_errno = ECONNREFUSED;
+	ee.ee_origin = SO_EE_ORIGIN_ICMP;
+	put_cmsg(&msg, &used, SOL_IP, IP_RECVERR, &ee, sizeof(ee));
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+	assert_false(tc.have_err);
+
+	/* truncated extended error */
+	memset(&cb, 0, sizeof(cb));
+	used = 0;
+	put_cmsg(&msg, &used, SOL_IP, IP_RECVERR, &ee, 4);
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), -EINVAL);
+
+	/* no control at all */
+	msg.msg_control = NULL;
+	msg.msg_controllen = 0;
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+	assert_false(tc.have_sw || tc.have_hw || tc.have_err);
+}
+
+static void
+test_errq_payload_off(void **state)
+{
+	uint8_t p[128];
+
+	(void)state;
+	memset(p, 0, sizeof(p));
+	p[12] = 0x88; p[13] = 0xf7;
+	assert_int_equal(tstamp_errq_payload_off(TR_L2, p, 58), 14);
+	assert_int_equal(tstamp_errq_payload_off(TR_UDP4, p, 58), -EINVAL);
+	p[12] = 0x81; p[13] = 0x00; p[16] = 0x88; p[17] = 0xf7;
+	assert_int_equal(tstamp_errq_payload_off(TR_L2, p, 62), 18);
+	memset(p, 0, sizeof(p));
+	p[12] = 0x08; p[13] = 0x00; p[14] = 0x46; p[14 + 9] = IPPROTO_UDP;
+	assert_int_equal(tstamp_errq_payload_off(TR_UDP4, p, 100), 14 + 24 + 8);
+	p[14] = 0x44;	/* IHL 4: invalid */
+	assert_int_equal(tstamp_errq_payload_off(TR_UDP4, p, 100), -EINVAL);
+	memset(p, 0, sizeof(p));
+	p[12] = 0x86; p[13] = 0xdd; p[14] = 0x60; p[14 + 6] = IPPROTO_UDP;
+	assert_int_equal(tstamp_errq_payload_off(TR_UDP6, p, 110), 14 + 48);
+	assert_int_equal(tstamp_errq_payload_off(TR_UDP6, p, 60), -EINVAL);
+	assert_int_equal(tstamp_errq_payload_off(TR_L2, p, 10), -EINVAL);
+}
+
+static void
+test_tx_table(void **state)
+{
+	static struct transport_port port;
+	struct transport_txts out;
+	struct timespec now = { 100, 0 }, later = { 100, 200000000 };
+	uint8_t a[44], b[44];
+	uint32_t ida, idb, idc, id;
+	int i;
+
+	(void)state;
+	memset(&port, 0, sizeof(port));
+	port.tx_ts_timeout_ms = 100;
+	memset(a, 0xaa, sizeof(a));
+	memset(b, 0xbb, sizeof(b));
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, 0, a, sizeof(a), &now,
+	    &ida), 0);
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, 1, b, sizeof(b), &now,
+	    &idb), 0);
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, 2, a, sizeof(a), &now,
+	    &idc), 0);
+	assert_true(ida != idb && idb != idc);
+
+	/* key and payload agree */
+	i = tstamp_tx_match(&port, TC_EVENT, 1, b, sizeof(b));
+	assert_int_equal(port.pending[TC_EVENT][i].id, idb);
+	/* same payload twice: the key decides */
+	i = tstamp_tx_match(&port, TC_EVENT, 2, a, sizeof(a));
+	assert_int_equal(port.pending[TC_EVENT][i].id, idc);
+	/* unique payload, drifted key: the bytes decide */
+	i = tstamp_tx_match(&port, TC_EVENT, 5, b, sizeof(b));
+	assert_int_equal(port.pending[TC_EVENT][i].id, idb);
+	/* ambiguous payload and no key: nothing is guessed */
+	assert_int_equal(tstamp_tx_match(&port, TC_EVENT, 9, a, sizeof(a)), -1);
+	/* payload nobody sent */
+	a[10] = 0;
+	assert_int_equal(tstamp_tx_match(&port, TC_EVENT, 0, a, sizeof(a)), -1);
+	/* no payload (OPT_TSONLY): key only */
+	i = tstamp_tx_match(&port, TC_EVENT, 0, NULL, 0);
+	assert_int_equal(port.pending[TC_EVENT][i].id, ida);
+	/* wrong class */
+	assert_int_equal(tstamp_tx_match(&port, TC_GENERAL, 0, NULL, 0), -1);
+
+	/* cancel, then expire the rest as MISSING, never earlier */
+	tstamp_tx_cancel(&port, TC_EVENT, idc);
+	assert_int_equal(tstamp_tx_expire(&port, &now, &out), 0);
+	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
+	assert_int_equal(out.status, TXTS_MISSING);
+	assert_true(out.id == ida || out.id == idb);
+	assert_int_equal(out.ts.tv_sec, 0);
+	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
+	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 0);
+	assert_int_equal(port.cnt.tx_ts_missing, 2);
+
+	/* the table is bounded */
+	for (i = 0; i < TRANSPORT_TX_PENDING_MAX; i++)
+		assert_int_equal(tstamp_tx_add(&port, TC_GENERAL, (uint32_t)i, b,
+		    sizeof(b), &now, &id), 0);
+	assert_int_equal(tstamp_tx_add(&port, TC_GENERAL, 99, b, sizeof(b),
+	    &now, &id), -ENOSPC);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hw_request),
+		cmocka_unit_test(test_hw_reply),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_parse_old),
+		cmocka_unit_test(test_parse_new_and_err),
+		cmocka_unit_test(test_errq_payload_off),
+		cmocka_unit_test(test_tx_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
