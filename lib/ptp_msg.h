@@ -15,7 +15,7 @@
  *  - versionPTP must be 2; minorVersionPTP 0 (1588-2008) or 1 (1588-2019)
  *    (13.3.2.4, 13.3.2.3).  Other minor versions are refused, since their
  *    encoding is not known to this code.
- *  - Reserved fields are ignored on receipt and sent as zero (13.1.2), so a
+ *  - Reserved fields are ignored on receipt and sent as zero (13.1), so a
  *    re-pack is byte-identical to the input except in reserved fields.
  *  - Octets between the end of the body and messageLength are the TLV
  *    suffix (13.4, 14.1), which 1588-2019 allows on every message type.
@@ -40,7 +40,7 @@ enum ptp_err {
 	PTP_E_TLV_OVERRUN = -8,		/* TLV lengthField runs past the end */
 	PTP_E_TLV_ODD = -9,		/* TLV lengthField odd (14.1) */
 	PTP_E_TLV_TRAILING = -10,	/* 1-3 octets left, no room for a TLV */
-	PTP_E_MGMT_ACTION = -11,	/* reserved actionField (15.4.1.6) */
+	PTP_E_MGMT_ACTION = -11,	/* reserved actionField (15.4.1) */
 	PTP_E_MGMT_NO_TLV = -12,	/* Management without management TLV */
 	PTP_E_TLV_SHORT = -13,		/* TLV too short for its tlvType */
 	PTP_E_TLV_TEXT = -14,		/* PTPText overruns or trails its TLV */
@@ -195,7 +195,7 @@ struct ptp_signaling {
 	struct ptp_port_identity target_port_identity;
 };
 
-/* actionField, 15.4.1.6. */
+/* actionField, 15.4.1. */
 enum ptp_mgmt_action {
 	PTP_MA_GET = 0,
 	PTP_MA_SET = 1,
@@ -204,7 +204,7 @@ enum ptp_mgmt_action {
 	PTP_MA_ACKNOWLEDGE = 4,
 };
 
-/* Management message fields, 15.4.1 (then exactly one management TLV). */
+/* Management message fields, 15.4.1 (then the management TLV). */
 struct ptp_management {
 	struct ptp_port_identity target_port_identity;
 	uint8_t starting_boundary_hops;

@@ -11,7 +11,7 @@
  *    every following TLV misaligned, so it is refused, not repaired;
  *  - 1 to 3 octets after the last TLV, too few for a TLV header:
  *    PTP_E_TLV_TRAILING.
- * Unknown tlvTypes are not errors: 14.1.1 lets a receiver skip them.
+ * Unknown tlvTypes are not errors: a receiver skips them (14.1).
  */
 #ifndef PTPSEP_PTP_TLV_H
 #define PTPSEP_PTP_TLV_H
@@ -48,7 +48,7 @@ enum ptp_tlv_type {
 	PTP_TLV_AUTHENTICATION = 0x8009,
 };
 
-/* managementId, 15.5.2.3 (the common ones; any value may be carried). */
+/* managementId, 15.5.2 (the common ones; any value may be carried). */
 enum ptp_mgmt_id {
 	PTP_MID_NULL_PTP_MANAGEMENT = 0x0000,
 	PTP_MID_CLOCK_DESCRIPTION = 0x0001,
@@ -82,7 +82,7 @@ enum ptp_mgmt_id {
 	PTP_MID_LOG_MIN_PDELAY_REQ_INTERVAL = 0x6001,
 };
 
-/* managementErrorId, 15.5.4.1.4. */
+/* managementErrorId, 15.5.4. */
 enum ptp_mgmt_error_id {
 	PTP_MERR_RESPONSE_TOO_BIG = 0x0001,
 	PTP_MERR_NO_SUCH_ID = 0x0002,
@@ -148,7 +148,7 @@ struct ptp_mgmt_tlv {
 int ptp_tlv_mgmt_parse(const struct ptp_tlv *tlv, struct ptp_mgmt_tlv *out);
 /*
  * Append a MANAGEMENT TLV.  An odd data_len gets one zero pad octet so the
- * TLV stays even (15.5.3.1: data fields end on a pad to an even length).
+ * TLV stays even (15.5.3: data fields end on a pad to an even length).
  */
 int ptp_tlv_append_mgmt(uint8_t *buf, size_t size, uint16_t id,
     const void *data, size_t data_len);

@@ -51,6 +51,10 @@ static const char *ifa, *ifb;
 static uint8_t peer_mac[6];
 static int peer_ifindex;
 
+static void check(int, const char *, ...)
+	__attribute__((format(printf, 2, 3)));
+static void info(const char *, ...) __attribute__((format(printf, 1, 2)));
+
 static void
 check(int ok, const char *fmt, ...)
 {
@@ -528,12 +532,20 @@ test_l2(void)
 	r = until_marker(&port, TC_EVENT, 16);
 	check(r == 0, "version 1/3, short, reserved type, general type and "
 	    "OTHERHOST frames never reach the event socket (%d did)", r);
+	/* The Follow_Up (seq 14) of that batch is the general socket's. */
+	r = until_marker(&port, TC_GENERAL, 14);
+	check(r == 0, "the Follow_Up of that batch went to the general socket "
+	    "alone (%d before it)", r);
 	peer_l2(tx, mac_primary, -1, p, ptp_msg(p, 0x0, 2, 44, 17));
 	peer_l2(tx, mac_stranger, -1, p, ptp_msg(p, 0xb, 2, 64, 18));
+	peer_l2(tx, mac_primary, -1, p, ptp_msg(p, 0xb, 1, 64, 23)); /* v1 */
+	peer_l2(tx, mac_primary, -1, p, ptp_msg(p, 0xe, 2, 64, 24)); /* reserved */
 	peer_l2(tx, mac_primary, -1, p, ptp_msg(p, 0xb, 2, 64, 19)); /* marker */
 	r = until_marker(&port, TC_GENERAL, 19);
-	check(r == 0, "event and OTHERHOST frames never reach the general "
-	    "socket (%d did)", r);
+	check(r == 0, "event, OTHERHOST, version 1 and reserved-type frames "
+	    "never reach the general socket (%d did)", r);
+	r = until_marker(&port, TC_EVENT, 17);
+	check(r == 0, "the Sync of that batch went to the event socket alone");
 	check(rx_drops_sum(&port.cnt) == rx_drops_sum(&before),
 	    "nothing had to be dropped in user space (kernel filter did it)");
 	drain(probe);

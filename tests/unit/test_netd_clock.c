@@ -388,8 +388,12 @@ test_phc_missing(void **state)
 	assert_null(clock_open("/dev/ptp99", NULL));
 	assert_int_equal(errno, ENOENT);
 	/* A character device that is no PHC: refused, fd closed. */
-	assert_null(clock_open("/dev/ptp/../null", NULL));
+	errno = 0;
+	assert_null(clock_phc_open("/dev/null"));
 	assert_true(errno != 0);
+	/* A regular file: not even a character device. */
+	assert_null(clock_phc_open("/etc/passwd"));
+	assert_int_equal(errno, ENODEV);
 	assert_null(clock_open("/etc/passwd", NULL));
 	assert_null(clock_open("bogus", NULL));
 	assert_int_equal(errno, EINVAL);

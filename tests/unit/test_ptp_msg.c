@@ -541,7 +541,7 @@ test_bad_management(void **state)
 	assert_int_equal(ptp_msg_parse(&m, buf, 64), 0);
 }
 
-/* Reserved fields are ignored on receipt and packed as zero (13.1.2). */
+/* Reserved fields are ignored on receipt and packed as zero (13.1). */
 static void
 test_reserved_ignored(void **state)
 {
