@@ -252,6 +252,18 @@ port_link_event(struct netd *nd, const char *ifname, int ifindex,
 
 		if (strcmp(p->ifname, ifname) != 0)
 			continue;
+		if (created && !deleted && p->is_open &&
+		    ifindex == p->tp.ifindex) {
+			/*
+			 * The interface netd opened at start-up, listed by the
+			 * link monitor's first dump.  nlmon reports the carrier
+			 * with a separate UP right after CREATED, so take the
+			 * link as down until then, without telling anyone: a
+			 * down/up pair here would be a flap that never was.
+			 */
+			p->link_up = 0;
+			continue;
+		}
 		if (deleted || (p->is_open && ifindex != p->tp.ifindex &&
 		    created)) {
 			/* The interface is gone (or is a new one). */

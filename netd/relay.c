@@ -82,10 +82,23 @@ relay_refuse_fd(int fd, Ptpsep__ErrorCode code, const char *text)
 	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
 	Ptpsep__Error e;
 
+	uint8_t junk[64];
+	int i;
+
 	ipc_error_init(&e, code, text);
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_ERROR;
 	m.error = &e;
 	(void)ipc_send_netd(fd, &m);
+	/*
+	 * Closing a Unix socket with datagrams still unread makes the peer's
+	 * next recv fail with ECONNRESET instead of returning the Error just
+	 * queued for it: read what the client sent (its Hello, the rest of a
+	 * burst) first, so that it learns why.  Bounded: a client writing
+	 * without pause must not keep netd here.
+	 */
+	for (i = 0; i < RELAY_BURST; i++)
+		if (recv(fd, junk, sizeof(junk), MSG_DONTWAIT | MSG_TRUNC) < 0)
+			break;
 	close(fd);
 }
 
@@ -97,16 +110,17 @@ relay_close_client(struct netd *nd, const char *why)
 
 	if (nd->client_fd < 0)
 		return;
+	/* Stop watching the fd before it is closed (and its number reused). */
+	if (nd->client_ev != NULL) {
+		event_free(nd->client_ev);
+		nd->client_ev = NULL;
+	}
 	if (why != NULL) {
 		log_warnx("closing the clockd connection: %s", why);
 		relay_refuse_fd(nd->client_fd,
 		    PTPSEP__ERROR_CODE__ERROR_PROTOCOL, why);
 	} else {
 		close(nd->client_fd);
-	}
-	if (nd->client_ev != NULL) {
-		event_free(nd->client_ev);
-		nd->client_ev = NULL;
 	}
 	nd->client_fd = -1;
 	nd->client_ready = 0;
@@ -348,12 +362,13 @@ relay_ev_client(evutil_socket_t fd, short what, void *arg)
 			ipc_free(&m->base);
 			if (rc != IPC_OK) {
 				log_warnx("clockd Hello: %s", ipc_detail());
+				nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
+				event_free(nd->client_ev);
+				nd->client_ev = NULL;
 				relay_refuse_fd(nd->client_fd,
 				    PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH,
 				    ipc_detail());
 				nd->client_fd = -1;	/* closed above */
-				event_free(nd->client_ev);
-				nd->client_ev = NULL;
 				return;
 			}
 			nd->client_ready = 1;
@@ -413,8 +428,16 @@ relay_rx_frame(struct netd_port *p, enum transport_class cls,
 	f.port_index = p->index;
 	f.msg_class = relay_class(cls);
 	f.payload.data = rx->buf;
-	f.payload.len = rx->len;
-	if (rx->have_ts) {
+	/*
+	 * The PTP message only: transport_recv() checked that messageLength
+	 * (13.3.2.4) is within the frame, and what follows it is Ethernet
+	 * padding (a 44-octet Sync arrives as 46), not part of the message.
+	 */
+	f.payload.len = (size_t)rx->buf[2] << 8 | rx->buf[3];
+	if (f.payload.len < PTP_MIN_MSG_LEN || f.payload.len > rx->len)
+		f.payload.len = rx->len;
+	/* netd.proto: rx_ts is for event messages (8.4.2), absent otherwise. */
+	if (rx->have_ts && cls == TC_EVENT) {
 		relay_ts(&ts, &rx->ts);
 		f.rx_ts = &ts;
 		f.ts_source = rx->hw ? PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :

@@ -462,7 +462,10 @@ send_hello(int fd, uint32_t version)
 	if (version == IPC_PROTOCOL_VERSION) {
 		int rc = ipc_send_netd(fd, &m);
 
-		if (rc != IPC_OK)
+		/* netd may have refused and closed already: read why. */
+		if (rc == IPC_E_SYS && (errno == EPIPE || errno == ECONNRESET))
+			printf("NOTE send Hello: %s\n", strerror(errno));
+		else if (rc != IPC_OK)
 			die("send Hello: %s", ipc_strerror(rc));
 	} else {
 		uint8_t buf[256];

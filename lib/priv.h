@@ -1,9 +1,10 @@
 /*
- * priv.h - ptp-netd's privilege drop.
+ * priv.h - the privilege drop of both daemons.
  *
  * netd starts as root, opens its sockets, clocks and IPC sockets, then calls
- * priv_drop() once: it becomes the configured user with no supplementary
- * groups, keeps only the capabilities the configuration needs (effective and
+ * priv_drop() once with the capabilities its configuration needs; clockd
+ * calls it at once with none (CapEff = CapPrm = CapBnd = 0).  The process
+ * becomes the configured user with no supplementary groups, keeps only the capabilities the configuration needs (effective and
  * permitted; inheritable, ambient and the bounding set cleared), and sets
  * no_new_privs.  What each capability is for:
  *
@@ -22,8 +23,8 @@
  * after the drop is not supported (the node is root-only); a PHC that goes
  * away (driver reload) needs a netd restart.  The virtual clock needs none.
  */
-#ifndef PTPSEP_NETD_PRIV_H
-#define PTPSEP_NETD_PRIV_H
+#ifndef PTPSEP_PRIV_H
+#define PTPSEP_PRIV_H
 
 #include <stddef.h>
 
@@ -47,4 +48,4 @@ void	priv_describe(const struct priv_needs *needs, char *buf, size_t len);
 /* The capability mask (bit n = capability n) that needs keeps. */
 unsigned long long priv_mask(const struct priv_needs *needs);
 
-#endif /* PTPSEP_NETD_PRIV_H */
+#endif /* PTPSEP_PRIV_H */
