@@ -217,8 +217,15 @@ ctlsrv_port(struct netd_port *p, struct ctlsrv_port_buf *b)
 
 	memcpy(drops, p->rxdrop, sizeof(drops));
 	drops[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_TRUNCATED] += k->rx_truncated;
+	/*
+	 * An OTHERHOST frame (another host's unicast, a VLAN without an
+	 * interface here) that got past the filter failed the user-space
+	 * check as much as a bad header did: count it, or a filter that
+	 * leaks them would go unnoticed.
+	 */
 	drops[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_MALFORMED] +=
-	    k->rx_too_short + k->rx_bad_version + k->rx_bad_length;
+	    k->rx_too_short + k->rx_bad_version + k->rx_bad_length +
+	    k->rx_bad_pkttype;
 	drops[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_WRONG_CLASS] +=
 	    k->rx_wrong_class;
 	for (i = 1; i < NETD_RXDROP_MAX; i++) {

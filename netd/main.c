@@ -63,6 +63,8 @@ main_nl_event(const struct nlmon_event *ev, void *arg)
 		port_link_event(nd, ev->ifname, ev->ifindex, 0, 0, 1);
 		break;
 	case NLMON_EV_MAC_CHANGED:
+		port_mac_changed(nd, ev->ifname, ev->ifindex, ev->addr,
+		    ev->addr_len);
 		break;
 	}
 }

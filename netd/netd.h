@@ -113,6 +113,9 @@ int	port_send(struct netd_port *p, enum transport_class cls,
 void	port_expire_tx(struct netd_port *p);
 void	port_link_event(struct netd *nd, const char *ifname, int ifindex,
 	    int created, int up, int deleted);
+/* The interface's MAC changed: the L2 source and clockIdentity follow. */
+void	port_mac_changed(struct netd *nd, const char *ifname, int ifindex,
+	    const uint8_t *addr, size_t len);
 /* Fills a Port message; strings point into p, bytes into buf (>= 14). */
 void	port_describe(struct netd_port *p, Ptpsep__Netd__Port *m,
 	    uint8_t *buf);

@@ -293,6 +293,32 @@ port_link_event(struct netd *nd, const char *ifname, int ifindex,
 }
 
 void
+port_mac_changed(struct netd *nd, const char *ifname, int ifindex,
+    const uint8_t *addr, size_t len)
+{
+	size_t i;
+
+	if (len != sizeof(nd->ports[0].tp.mac))
+		return;
+	for (i = 0; i < nd->nports; i++) {
+		struct netd_port *p = &nd->ports[i];
+
+		if (strcmp(p->ifname, ifname) != 0 || !p->is_open ||
+		    p->tp.ifindex != ifindex ||
+		    memcmp(p->tp.mac, addr, len) == 0)
+			continue;
+		/*
+		 * transport_open() read the MAC once; without this, L2
+		 * frames would leave with the old source address and clockd
+		 * would keep a clockIdentity (7.5.2.2.2) built from it.
+		 */
+		memcpy(p->tp.mac, addr, len);
+		log_info("port %u: %s MAC changed", p->index, ifname);
+		relay_link_event(p, 0);
+	}
+}
+
+void
 port_describe(struct netd_port *p, Ptpsep__Netd__Port *m, uint8_t *buf)
 {
 	static const Ptpsep__Netd__Port init = PTPSEP__NETD__PORT__INIT;

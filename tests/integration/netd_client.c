@@ -232,6 +232,7 @@ struct opts {
 	uint64_t cookie;
 	int want_ts;
 	int vlan;		/* -1: untagged */
+	int pcp;		/* 802.1p priority of the tag */
 	const char *dst;
 	unsigned ethertype;
 	const char *ifname;
@@ -285,6 +286,8 @@ opts_parse(struct opts *o, int argc, char **argv, int first)
 			o->cookie = strtoull(v, NULL, 0);
 		else if (strcmp(a, "--vlan") == 0)
 			o->vlan = (int)strtol(v, NULL, 0);
+		else if (strcmp(a, "--pcp") == 0)
+			o->pcp = (int)strtol(v, NULL, 0) & 7;
 		else if (strcmp(a, "--dst") == 0)
 			o->dst = v;
 		else if (strcmp(a, "--ethertype") == 0)
@@ -707,7 +710,6 @@ cmd_clock(const char *path, int argc, char **argv)
 
 		m = minit;
 		req = rinit;
-		req.id = ++id;
 		if (strcmp(op, "read") == 0) {
 			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
 			req.read = &rd;
@@ -728,6 +730,7 @@ cmd_clock(const char *path, int argc, char **argv)
 		} else {
 			usage();
 		}
+		req.id = ++id;
 		m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
 		m.clock_request = &req;
 		t0 = now_ns(CLOCK_REALTIME);
@@ -1104,6 +1107,8 @@ rawtx_open(struct rawtx *t, const char *ifname)
 }
 
 /* Sends dst|src|[8100 tci]|type|payload; 0 or -1. */
+static int rawtx_pcp;
+
 static int
 rawtx_send(struct rawtx *t, const uint8_t dst[6], int vlan, unsigned type,
     const uint8_t *payload, size_t len)
@@ -1119,7 +1124,7 @@ rawtx_send(struct rawtx *t, const uint8_t dst[6], int vlan, unsigned type,
 	if (vlan >= 0) {
 		frame[off++] = 0x81;
 		frame[off++] = 0x00;
-		frame[off++] = (uint8_t)((vlan >> 8) & 0x0f);
+		frame[off++] = (uint8_t)(rawtx_pcp << 5 | ((vlan >> 8) & 0x0f));
 		frame[off++] = (uint8_t)vlan;
 	}
 	frame[off++] = (uint8_t)(type >> 8);
@@ -1168,6 +1173,7 @@ cmd_inject(const char *ifname, const struct opts *o)
 
 	rawtx_open(&t, ifname);
 	opts_dst_mac(o, dst);
+	rawtx_pcp = o->pcp;
 	for (i = 0; i < o->count; i++) {
 		struct opts oi = *o;
 
@@ -1176,21 +1182,24 @@ cmd_inject(const char *ifname, const struct opts *o)
 		if (rawtx_send(&t, dst, o->vlan, o->ethertype, payload, len) != 0)
 			die("sendto: %s", strerror(errno));
 	}
-	printf("INJECTED %ld frames type=0x%04x vlan=%d dst=%s src=%s\n",
-	    o->count, o->ethertype, o->vlan, fmt_mac(dst), fmt_mac(t.mac));
+	printf("INJECTED %ld frames type=0x%04x vlan=%d pcp=%d dst=%s src=%s\n",
+	    o->count, o->ethertype, o->vlan, o->pcp, fmt_mac(dst),
+	    fmt_mac(t.mac));
 	close(t.fd);
 	return 0;
 }
 
 /*
- * Frames netd must never see: other ethertypes, and 0x88F7 frames its
- * filters must drop in the kernel (bad version, reserved messageType, too
- * short, VLAN 100, another host's unicast MAC).
+ * Frames netd must never see: other ethertypes (a Sync under 0x88F8
+ * among them), and 0x88F7 frames its filters must drop in the kernel (bad
+ * version, reserved messageType, VLAN 100, another host's unicast MAC).
+ * No "too short" kind: Ethernet pads every frame to 60 octets, so a
+ * truncated PTP header arrives as a 46-octet payload the filter accepts.
  */
 static int
 cmd_flood(const char *ifname, const struct opts *o)
 {
-	enum { K_IP, K_IP6, K_ARP, K_LLDP, K_LOOP, K_V1, K_RESV, K_SHORT,
+	enum { K_IP, K_IP6, K_ARP, K_LLDP, K_LOOP, K_V1, K_RESV, K_ETYPE,
 	    K_VLAN, K_OTHERHOST, K_NUM };
 	static const uint8_t other_host[6] = { 0x02, 0, 0, 0, 0x42, 0x42 };
 	long counts[K_NUM] = { 0 };
@@ -1241,9 +1250,10 @@ cmd_flood(const char *ifname, const struct opts *o)
 			    slen);
 			sync[0] = 0x0;
 			break;
-		case K_SHORT:
-			rc = rawtx_send(&t, mac_primary, -1, ETH_P_1588, sync,
-			    20);
+		case K_ETYPE:
+			/* A good Sync, but under the neighbouring ethertype. */
+			rc = rawtx_send(&t, mac_primary, -1, ETH_P_1588 + 1, sync,
+			    slen);
 			break;
 		case K_VLAN:
 			rc = rawtx_send(&t, mac_primary, 100, ETH_P_1588, sync,
@@ -1258,10 +1268,10 @@ cmd_flood(const char *ifname, const struct opts *o)
 	if (rc != 0)
 		die("sendto: %s", strerror(errno));
 	printf("FLOOD frames=%ld ip=%ld ip6=%ld arp=%ld lldp=%ld loop=%ld "
-	    "ptp_v1=%ld ptp_reserved=%ld ptp_short=%ld ptp_vlan100=%ld "
+	    "ptp_v1=%ld ptp_reserved=%ld ptp_as_88f8=%ld ptp_vlan100=%ld "
 	    "ptp_otherhost=%ld\n", o->count, counts[K_IP], counts[K_IP6],
 	    counts[K_ARP], counts[K_LLDP], counts[K_LOOP], counts[K_V1],
-	    counts[K_RESV], counts[K_SHORT], counts[K_VLAN],
+	    counts[K_RESV], counts[K_ETYPE], counts[K_VLAN],
 	    counts[K_OTHERHOST]);
 	close(t.fd);
 	return 0;

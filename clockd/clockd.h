@@ -1,0 +1,266 @@
+/*
+ * clockd.h - ptp-clockd's engine: the clock and its ports.
+ *
+ * Files: clock.c (the clock: datasets, BMCA over all ports, servo, clock
+ * requests to netd), port.c (a port's state machine, timers and message
+ * dispatch), port_master.c (what a port sends and answers as master and as
+ * peer-delay responder), port_slave.c (Sync/Follow_Up/Delay and Pdelay
+ * measurements that feed the servo), msg.c (building and sending
+ * messages).  The pure decisions are fsm.c, bmc.c, foreign.c, servo*.c,
+ * delay.c and filter.c; this layer only wires them to netd.
+ *
+ * Time inside clockd is int64 ns in the timescale of netd's clock (netd
+ * converts every timestamp before relaying it).
+ */
+#ifndef PTPSEP_CLOCKD_CLOCKD_H
+#define PTPSEP_CLOCKD_CLOCKD_H
+
+#include <stdint.h>
+
+#include "bmc.h"
+#include "delay.h"
+#include "filter.h"
+#include "foreign.h"
+#include "fsm.h"
+#include "netd_client.h"
+#include "ptp_msg.h"
+#include "servo.h"
+
+struct cfg;
+struct event;
+struct event_base;
+struct clockd;
+
+#define CLOCKD_MAX_PORTS	32
+
+/* Cookies of TxFrames: which message of which port a TX timestamp is for. */
+#define COOKIE(port, type, seq) \
+	(((uint64_t)(port) << 32) | ((uint64_t)(type) << 16) | (uint64_t)(seq))
+#define COOKIE_PORT(c)	((unsigned)((c) >> 32))
+#define COOKIE_TYPE(c)	((unsigned)(((c) >> 16) & 0xffff))
+#define COOKIE_SEQ(c)	((uint16_t)((c) & 0xffff))
+
+enum delay_mech {
+	DM_E2E = 1,	/* ctl.proto DelayMechanism values */
+	DM_P2P = 2,
+};
+
+struct cport {
+	struct clockd		*c;
+	unsigned		 index;		/* netd's port index */
+	struct ptp_port_identity identity;	/* portDS.portIdentity */
+	char			 iface[16];
+	int			 transport;	/* Ptpsep__Transport */
+	int			 link_up;
+	int			 enabled;	/* ptpctl set port enable */
+	enum fsm_kind		 kind;
+	enum fsm_state		 state;
+	int64_t			 state_since;	/* CLOCK_MONOTONIC ns */
+
+	/* portDS (8.2.15) */
+	int8_t			 log_announce_interval;
+	int8_t			 log_sync_interval;
+	int8_t			 log_min_delay_req_interval;
+	int8_t			 log_min_pdelay_req_interval;
+	uint8_t			 announce_receipt_timeout;
+	enum delay_mech		 delay_mechanism;
+	int64_t			 asymmetry;	/* scaled ns */
+
+	struct fm_table		 foreign;
+	struct bmc_dataset	 erbest;
+	int			 have_erbest;
+
+	/* timers */
+	struct event		*t_announce;	/* master: send Announce */
+	struct event		*t_sync;	/* master: send Sync */
+	struct event		*t_delay;	/* slave: Delay_Req */
+	struct event		*t_pdelay;	/* P2P: Pdelay_Req */
+	struct event		*t_rx_timeout;	/* announce receipt timeout */
+	struct event		*t_qual;	/* PRE_MASTER qualification */
+	struct event		*t_fault;	/* FAULTY -> INITIALIZING */
+
+	uint16_t		 seq_announce, seq_sync, seq_delay_req;
+	uint16_t		 seq_pdelay_req, seq_signaling;
+
+	/* slave: the Sync being matched with its Follow_Up */
+	int			 sync_valid;
+	uint16_t		 sync_seq;
+	int			 sync_two_step;
+	struct delay_sync	 sync;
+	int			 fup_early;	/* Follow_Up came first */
+	uint16_t		 fup_seq;
+	struct ptp_timestamp	 fup_t1;
+	int64_t			 fup_corr;
+	/* the last complete Sync exchange (t1, t2) for E2E delay */
+	int			 last_sync_valid;
+	struct delay_sync	 last_sync;
+
+	/* slave, E2E: the Delay_Req in flight */
+	int			 dreq_pending;
+	uint16_t		 dreq_seq;
+	int			 dreq_have_t3;
+	struct ptp_timestamp	 dreq_t3;
+	int			 dresp_early;	/* Delay_Resp before t3 */
+	struct delay_req	 dreq;
+
+	/* P2P initiator */
+	int			 pdreq_pending;
+	uint16_t		 pdreq_seq;
+	int			 pd_have_t1, pd_have_resp, pd_have_fup;
+	int			 pd_resp_two_step;
+	struct delay_pdelay	 pd;
+	struct ptp_port_identity pd_responder;
+
+	/* master, two-step Sync awaiting its TX timestamp: send Follow_Up */
+	/* P2P responder: Pdelay_Resp awaiting TX timestamp */
+	struct {
+		int			 pending;
+		uint16_t		 seq;
+		struct ptp_port_identity requester;
+		int64_t			 corr;
+	} pdresp;
+
+	struct filter		*delay_filter;
+	int			 have_delay;
+	int64_t			 path_delay;	/* filtered, scaled ns */
+	struct delay_stats	 dstats;
+
+	/* unicast address of the parent, for nothing yet: multicast only */
+	uint64_t		 rx_msgs, tx_msgs, tx_ts_missing;
+};
+
+/* defaultDS, 8.2.1 */
+struct ds_default {
+	uint8_t			 clock_identity[PTP_CLOCK_ID_LEN];
+	uint16_t		 number_ports;
+	struct ptp_clock_quality quality;
+	uint8_t			 priority1, priority2;
+	uint8_t			 domain_number;
+	int			 slave_only;
+	int			 two_step;
+	uint8_t			 sdo_id;
+};
+
+/* currentDS, 8.2.2 */
+struct ds_current {
+	uint16_t		 steps_removed;
+	int64_t			 offset_from_master;	/* ns */
+	int64_t			 mean_path_delay;	/* ns */
+};
+
+/* parentDS, 8.2.3 */
+struct ds_parent {
+	struct ptp_port_identity parent_port_identity;
+	uint8_t			 gm_identity[PTP_CLOCK_ID_LEN];
+	struct ptp_clock_quality gm_quality;
+	uint8_t			 gm_priority1, gm_priority2;
+};
+
+/* timePropertiesDS, 8.2.4 */
+struct ds_time_properties {
+	int16_t			 current_utc_offset;
+	uint16_t		 flags;		/* PTP_FLAG_* of the low octet */
+	uint8_t			 time_source;
+};
+
+struct clockd {
+	struct event_base	*base;
+	struct cfg		*cfg;
+	struct netd_client	*netd;
+
+	struct ds_default	 dds;
+	struct ds_current	 cds;
+	struct ds_parent	 pds;
+	struct ds_time_properties tds;
+	int			 slave_port;	/* index, -1: none */
+	int64_t			 gm_changed_at;
+
+	struct cport		 ports[CLOCKD_MAX_PORTS];
+	unsigned		 nports;
+	int			 have_ports;	/* netd's PortList arrived */
+
+	/* servo and the clock in netd */
+	struct servo		*servo;
+	enum servo_state	 servo_state;
+	double			 freq_ppb;	/* last set (or read) */
+	double			 max_freq_ppb;	/* netd's bound */
+	int			 step_allowed;
+	int			 stepping;	/* a step is in flight */
+	uint64_t		 clock_req_id;
+	int			 freq_known;	/* netd told us the freq */
+
+	/* summary line, like ptp4l's, every 2^summary_interval s */
+	struct event		*t_summary;
+	int64_t			 sum_n, sum_max_abs;
+	double			 sum_sq, sum_freq, sum_delay;
+	int64_t			 last_offset;
+
+	struct event		*t_bmc;		/* deferred state decision */
+};
+
+/* ---- clock.c ---- */
+int	clock_init(struct clockd *c, struct event_base *base, struct cfg *cfg);
+void	clock_fini(struct clockd *c);
+int64_t	clock_mono_ns(void);
+/* Asks for a state decision over all ports (coalesced, run soon). */
+void	clock_state_decision_soon(struct clockd *c);
+/* A slave port measured offsetFromMaster; feed the servo. */
+void	clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
+	    int64_t offset_ns, int64_t path_delay_ns);
+/* The clock's identity as a PortIdentity with portNumber 0. */
+int	clock_is_own(const struct clockd *c, const uint8_t *clock_identity);
+void	clock_port_state_changed(struct clockd *c, struct cport *p,
+	    enum fsm_state old);
+
+/* ---- port.c ---- */
+int	port_create(struct clockd *c, struct cport *p, unsigned index,
+	    const char *iface, int transport, int link_up);
+void	port_destroy(struct cport *p);
+void	port_dispatch(struct cport *p, enum fsm_event ev, int master_diff);
+void	port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f);
+void	port_tx_ts(struct cport *p, unsigned type, uint16_t seq, int ok,
+	    const struct ptp_timestamp *ts);
+void	port_link(struct cport *p, int up);
+void	port_netd_lost(struct cport *p);
+int64_t	port_interval_ns(int8_t log_interval);
+const char *port_state_name(const struct cport *p);
+
+/* ---- port_master.c ---- */
+void	master_send_announce(struct cport *p);
+void	master_send_sync(struct cport *p);
+void	master_sync_tx_ts(struct cport *p, uint16_t seq,
+	    const struct ptp_timestamp *t1);
+void	master_rx_delay_req(struct cport *p, const struct ptp_msg *m,
+	    const struct ptp_timestamp *t4);
+void	responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *m,
+	    const struct ptp_timestamp *t2);
+void	responder_resp_tx_ts(struct cport *p, uint16_t seq,
+	    const struct ptp_timestamp *t3);
+
+/* ---- port_slave.c ---- */
+void	slave_rx_sync(struct cport *p, const struct ptp_msg *m,
+	    const struct ptp_timestamp *t2);
+void	slave_rx_follow_up(struct cport *p, const struct ptp_msg *m);
+void	slave_send_delay_req(struct cport *p);
+void	slave_delay_req_tx_ts(struct cport *p, uint16_t seq,
+	    const struct ptp_timestamp *t3);
+void	slave_rx_delay_resp(struct cport *p, const struct ptp_msg *m);
+void	p2p_send_pdelay_req(struct cport *p);
+void	p2p_pdelay_req_tx_ts(struct cport *p, uint16_t seq,
+	    const struct ptp_timestamp *t1);
+void	p2p_rx_pdelay_resp(struct cport *p, const struct ptp_msg *m,
+	    const struct ptp_timestamp *t4);
+void	p2p_rx_pdelay_resp_fup(struct cport *p, const struct ptp_msg *m);
+void	slave_reset(struct cport *p);
+
+/* ---- msg.c ---- */
+/* Fills the common header for a message of this port (13.3). */
+void	msg_header(struct cport *p, struct ptp_msg *m, unsigned type,
+	    uint16_t seq, int8_t log_interval);
+/* Packs and sends; want_ts asks netd for the TX timestamp. */
+int	msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest,
+	    int want_ts);
+int64_t	ts_to_ns(const struct ptp_timestamp *ts);
+struct ptp_timestamp ns_to_ts(int64_t ns);
+
+#endif /* PTPSEP_CLOCKD_CLOCKD_H */

@@ -1,0 +1,90 @@
+/*
+ * msg.c - building and sending a port's PTP messages.
+ *
+ * clockd supplies only the PTP payload; netd builds every header below it
+ * and checks the payload again (DESIGN.md).  The codec packs strictly, so a
+ * message that would be malformed is caught here, before netd refuses it.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "clockd.h"
+#include "log.h"
+#include "ptp_msg.h"
+
+int64_t
+ts_to_ns(const struct ptp_timestamp *ts)
+{
+	return (int64_t)ts->sec * 1000000000LL + ts->nsec;
+}
+
+struct ptp_timestamp
+ns_to_ts(int64_t ns)
+{
+	struct ptp_timestamp ts;
+
+	if (ns < 0)
+		ns = 0;		/* PTP time is never before the epoch */
+	ts.sec = (uint64_t)(ns / 1000000000LL);
+	ts.nsec = (uint32_t)(ns % 1000000000LL);
+	return ts;
+}
+
+/* controlField for 1588-2008 receivers (13.3.2.13, Table 42). */
+static uint8_t
+msg_control_field(unsigned type)
+{
+	switch (type) {
+	case PTP_MT_SYNC:		return 0;
+	case PTP_MT_DELAY_REQ:		return 1;
+	case PTP_MT_FOLLOW_UP:		return 2;
+	case PTP_MT_DELAY_RESP:		return 3;
+	case PTP_MT_MANAGEMENT:		return 4;
+	default:			return 5;
+	}
+}
+
+void
+msg_header(struct cport *p, struct ptp_msg *m, unsigned type, uint16_t seq,
+    int8_t log_interval)
+{
+	struct clockd *c = p->c;
+
+	memset(m, 0, sizeof(*m));
+	m->hdr.message_type = (uint8_t)type;
+	m->hdr.version = PTP_VERSION;
+	m->hdr.minor_version = PTP_MINOR_VERSION;
+	m->hdr.domain_number = c->dds.domain_number;
+	m->hdr.major_sdo_id = 0;
+	m->hdr.minor_sdo_id = c->dds.sdo_id;
+	m->hdr.source_port_identity = p->identity;
+	m->hdr.sequence_id = seq;
+	m->hdr.control_field = msg_control_field(type);
+	m->hdr.log_message_interval = log_interval;
+	/* twoStepFlag on Sync and Pdelay_Resp of a two-step clock (13.3.2.8) */
+	if ((type == PTP_MT_SYNC || type == PTP_MT_PDELAY_RESP) &&
+	    c->dds.two_step)
+		m->hdr.flags |= PTP_FLAG_TWO_STEP;
+}
+
+int
+msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest, int want_ts)
+{
+	uint8_t buf[256];
+	unsigned type = m->hdr.message_type;
+	int len;
+
+	len = ptp_msg_pack(m, buf, sizeof(buf));
+	if (len < 0) {
+		log_warnx("port %u: cannot pack %s: %s", p->identity.port_number,
+		    ptp_msg_type_name(type), ptp_strerror(len));
+		return -1;
+	}
+	if (netd_send_frame(p->c->netd, p->index, ptp_msg_is_event(type), dest,
+	    NULL, buf, (size_t)len, COOKIE(p->index, type, m->hdr.sequence_id),
+	    want_ts) != 0)
+		return -1;
+	p->tx_msgs++;
+	return 0;
+}

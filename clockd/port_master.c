@@ -1,0 +1,119 @@
+/*
+ * port_master.c - what a port sends as master (Announce, Sync, Follow_Up,
+ * Delay_Resp) and as peer-delay responder (Pdelay_Resp,
+ * Pdelay_Resp_Follow_Up).  clockd is a two-step clock: Sync and Pdelay_Resp
+ * ask netd for their TX timestamps and the Follow_Up /
+ * Pdelay_Resp_Follow_Up carries them (IEEE 1588-2019 9.5.10, 11.4.3).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "clockd.h"
+#include "log.h"
+
+/* logMessageInterval of Delay_Resp-less messages: 0x7F (13.3.2.14). */
+#define LOG_INTERVAL_NONE	0x7F
+
+void
+master_send_announce(struct cport *p)
+{
+	struct clockd *c = p->c;
+	struct ptp_announce *a;
+	struct ptp_msg m;
+
+	msg_header(p, &m, PTP_MT_ANNOUNCE, p->seq_announce++,
+	    p->log_announce_interval);
+	/* timePropertiesDS flags go in the second flag octet (Table 37). */
+	m.hdr.flags |= c->tds.flags;
+	a = &m.body.announce;
+	a->current_utc_offset = c->tds.current_utc_offset;
+	a->grandmaster_priority1 = c->pds.gm_priority1;
+	a->grandmaster_clock_quality = c->pds.gm_quality;
+	a->grandmaster_priority2 = c->pds.gm_priority2;
+	memcpy(a->grandmaster_identity, c->pds.gm_identity, PTP_CLOCK_ID_LEN);
+	a->steps_removed = c->cds.steps_removed;
+	a->time_source = c->tds.time_source;
+	(void)msg_send(p, &m, NETD_DEST_PRIMARY, 0);
+}
+
+void
+master_send_sync(struct cport *p)
+{
+	struct ptp_msg m;
+
+	/* Two-step: originTimestamp is left zero, the precise one follows
+	 * in the Follow_Up (9.5.10, 11.3.2). */
+	msg_header(p, &m, PTP_MT_SYNC, p->seq_sync++, p->log_sync_interval);
+	(void)msg_send(p, &m, NETD_DEST_PRIMARY, 1);
+}
+
+void
+master_sync_tx_ts(struct cport *p, uint16_t seq,
+    const struct ptp_timestamp *t1)
+{
+	struct ptp_msg m;
+
+	if (p->state != PS_MASTER)
+		return;
+	msg_header(p, &m, PTP_MT_FOLLOW_UP, seq, p->log_sync_interval);
+	m.body.follow_up.precise_origin_timestamp = *t1;
+	(void)msg_send(p, &m, NETD_DEST_PRIMARY, 0);
+}
+
+void
+master_rx_delay_req(struct cport *p, const struct ptp_msg *req,
+    const struct ptp_timestamp *t4)
+{
+	struct ptp_msg m;
+
+	if (p->state != PS_MASTER || p->delay_mechanism != DM_E2E)
+		return;
+	msg_header(p, &m, PTP_MT_DELAY_RESP, req->hdr.sequence_id,
+	    p->log_min_delay_req_interval);
+	/* The request's correctionField goes back unchanged (11.3.2 c). */
+	m.hdr.correction = req->hdr.correction;
+	m.body.delay_resp.receive_timestamp = *t4;
+	m.body.delay_resp.requesting_port_identity =
+	    req->hdr.source_port_identity;
+	(void)msg_send(p, &m, NETD_DEST_PRIMARY, 0);
+}
+
+void
+responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
+    const struct ptp_timestamp *t2)
+{
+	struct ptp_msg m;
+
+	if (p->delay_mechanism != DM_P2P)
+		return;
+	/* Two-step responder (11.4.3 c): t2 in Pdelay_Resp, t3 and the
+	 * request's correctionField in Pdelay_Resp_Follow_Up. */
+	msg_header(p, &m, PTP_MT_PDELAY_RESP, req->hdr.sequence_id,
+	    LOG_INTERVAL_NONE);
+	m.body.pdelay_resp.request_receipt_timestamp = *t2;
+	m.body.pdelay_resp.requesting_port_identity =
+	    req->hdr.source_port_identity;
+	p->pdresp.pending = 1;
+	p->pdresp.seq = req->hdr.sequence_id;
+	p->pdresp.requester = req->hdr.source_port_identity;
+	p->pdresp.corr = req->hdr.correction;
+	if (msg_send(p, &m, NETD_DEST_PDELAY, 1) != 0)
+		p->pdresp.pending = 0;
+}
+
+void
+responder_resp_tx_ts(struct cport *p, uint16_t seq,
+    const struct ptp_timestamp *t3)
+{
+	struct ptp_msg m;
+
+	if (!p->pdresp.pending || p->pdresp.seq != seq)
+		return;
+	p->pdresp.pending = 0;
+	msg_header(p, &m, PTP_MT_PDELAY_RESP_FOLLOW_UP, seq, LOG_INTERVAL_NONE);
+	m.hdr.correction = p->pdresp.corr;
+	m.body.pdelay_resp_fup.response_origin_timestamp = *t3;
+	m.body.pdelay_resp_fup.requesting_port_identity = p->pdresp.requester;
+	(void)msg_send(p, &m, NETD_DEST_PDELAY, 0);
+}

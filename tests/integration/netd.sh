@@ -1,0 +1,605 @@
+#!/bin/bash
+# netd.sh - end-to-end tests of ptp-netd: the real daemon, real sockets, a
+# veth pair between namespace A (netd) and namespace B (the peer).
+#
+# netd runs three times, with network_transport L2, UDPv4 and UDPv6, always
+# with software timestamps and clock_device virtual (the machine's clock is
+# never touched).  tests/integration/netd_client plays clockd (and a hostile
+# clockd) on netd_socket, ptpctl on netd_ctl_socket, and the far end of the
+# link (raw frames, UDP, capture) inside namespace B.
+#
+# Checks, one PASS:/FAIL: line each:
+#   a. only ETH_P_1588 packet sockets (never ETH_P_ALL) in ns A, all netd's
+#   b. a flood of >= 100,000 non-PTP frames / datagrams leaves netd's
+#      receive counters unchanged, and PTP still flows afterwards
+#   c. event/general frames arrive on their class, event ones timestamped
+#      (in the virtual clock's timescale); VID 0 arrives, VLAN 100 does not
+#   d. the same over UDPv4 and UDPv6
+#   e. a TxFrame leaves on the wire as the protocol says, its TX timestamp
+#      comes back matched
+#   f. hostile clients are refused / disconnected and netd keeps serving;
+#      a second client gets ERROR_BUSY, another uid is refused; clock bounds
+#   g. netd runs as ptpsep-netd, no_new_privs, minimal capabilities
+#   h. the interface deleted and re-created: the port comes back by itself
+#
+# Needs root; BUILD names the build directory.  Removes what it created,
+# also on failure.  Exit 0 when every check passed.
+set -euo pipefail
+
+BUILD=${BUILD:-$(pwd)}
+NETD="$BUILD/netd/ptp-netd"
+CLIENT_SRC="$BUILD/tests/integration/netd_client"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: netd.sh needs root"
+	exit 77
+fi
+for f in "$NETD" "$CLIENT_SRC"; do
+	[ -x "$f" ] || { echo "FAIL: $f not built (make check first)"; exit 1; }
+done
+
+tag="nit-$$"
+nsa="$tag-a"
+nsb="$tag-b"
+ifa=vethA
+ifb=vethB
+tmp=$(mktemp -d /tmp/nit-XXXXXX)
+pids=()
+fails=0
+passes=0
+netd_pid=
+
+cleanup() {
+	local p
+	set +e
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	ip netns del "$nsa" 2>/dev/null
+	ip netns del "$nsb" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+pass() { echo "PASS: $*"; passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# check NAME CONDITION...: PASS when the command succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# Users of check.sh; create them when run on its own.
+for u in ptpsep-netd ptpsep-clockd; do
+	id -u "$u" >/dev/null 2>&1 ||
+		useradd --system --no-create-home --home-dir /nonexistent \
+			--shell /usr/sbin/nologin "$u"
+done
+
+# The unprivileged users of the permission checks must reach the sockets
+# and run the client: a directory they may traverse, a copy they may run.
+chmod 0711 "$tmp"
+CLIENT="$tmp/netd_client"
+cp "$CLIENT_SRC" "$CLIENT"
+chmod 0755 "$CLIENT"
+SOCK="$tmp/netd.sock"
+CTL="$tmp/netd-ctl.sock"
+
+# Background jobs: started here, waited for (and forgotten) here.
+bg_forget() {
+	local p keep=()
+	for p in "${pids[@]}"; do
+		[ "$p" = "$1" ] || keep+=("$p")
+	done
+	pids=("${keep[@]}")
+}
+bg_wait() {	# pid -> its exit status in $bg_rc
+	bg_rc=0
+	wait "$1" || bg_rc=$?
+	bg_forget "$1"
+}
+wait_line() {	# file pattern seconds
+	local i
+	for i in $(seq $(( $3 * 20 ))); do
+		grep -qE "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+inA() { ip netns exec "$nsa" "$@"; }
+inB() { ip netns exec "$nsb" "$CLIENT" "$@"; }
+
+# Starts "netd_client recv" in the background; output in $1.
+recv_start() {	# outfile recv-options...
+	local out=$1
+	shift
+	"$CLIENT" recv "$SOCK" "$@" >"$out" 2>&1 &
+	recv_pid=$!
+	pids+=("$recv_pid")
+	if ! wait_line "$out" '^READY' 5; then
+		echo "--- $out"; cat "$out"
+		return 1
+	fi
+}
+recv_end() {
+	bg_wait "$recv_pid"
+	return $bg_rc
+}
+
+# ---- the link --------------------------------------------------------------
+make_link() {
+	ip link add "$ifa" netns "$nsa" type veth peer name "$ifb" netns "$nsb"
+	ip -n "$nsa" addr add 10.99.0.1/24 dev "$ifa"
+	ip -n "$nsb" addr add 10.99.0.2/24 dev "$ifb"
+	ip -n "$nsa" addr add fd99::1/64 dev "$ifa" nodad
+	ip -n "$nsb" addr add fd99::2/64 dev "$ifb" nodad
+	ip -n "$nsa" link set "$ifa" up
+	ip -n "$nsb" link set "$ifb" up
+	# global-scope FF0E::181 leaves through the veth on both sides
+	ip -n "$nsa" -6 route add ff0e::/16 dev "$ifa" table local 2>/dev/null || true
+	ip -n "$nsb" -6 route add ff0e::/16 dev "$ifb" table local 2>/dev/null || true
+	maca=$(inA cat "/sys/class/net/$ifa/address")
+	macb=$(ip netns exec "$nsb" cat "/sys/class/net/$ifb/address")
+}
+
+ip netns add "$nsa"
+ip netns add "$nsb"
+for ns in "$nsa" "$nsb"; do
+	ip -n "$ns" link set lo up
+	# No router solicitations or DAD on the wire during the test.
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_ra=0 \
+		net.ipv6.conf.default.accept_ra=0
+done
+make_link
+
+# ---- netd ---------------------------------------------------------------------
+VOFF_MS=1000000		# virtual_clock_offset_ns: 1000 s ahead of the system
+write_cfg() {	# transport allow_step
+	cat >"$tmp/netd.cfg" <<EOF
+[global]
+clock_device		virtual
+virtual_clock_offset_ns	${VOFF_MS}000000
+network_transport	$1
+time_stamping		software
+udp_ttl			7
+netd_socket		$SOCK
+netd_ctl_socket		$CTL
+clockd_user		ptpsep-clockd
+netd_user		ptpsep-netd
+max_freq_ppb		500000
+allow_step		$2
+max_steps_per_interval	2
+step_limit_interval	60
+
+[$ifa]
+EOF
+}
+
+start_netd() {	# transport allow_step
+	write_cfg "$1" "$2"
+	: >"$tmp/netd.log"
+	ip netns exec "$nsa" "$NETD" -m -f "$tmp/netd.cfg" >"$tmp/netd.log" 2>&1 &
+	netd_pid=$!
+	pids+=("$netd_pid")
+	if ! wait_line "$tmp/netd.log" 'ready:' 10 || [ ! -S "$SOCK" ]; then
+		fail "netd ($1) started"
+		cat "$tmp/netd.log"
+		exit 1
+	fi
+	echo "--- netd ($1) running, pid $netd_pid"
+}
+
+stop_netd() {	# name
+	local rc
+	kill -TERM "$netd_pid"
+	bg_wait "$netd_pid"
+	rc=$bg_rc
+	if [ "$rc" = 0 ] && ! grep -qE 'Sanitizer|runtime error' "$tmp/netd.log"; then
+		pass "$1: netd exits cleanly on SIGTERM (status 0, no sanitizer report)"
+	else
+		fail "$1: netd exit status $rc"
+		tail -40 "$tmp/netd.log"
+	fi
+	cp "$tmp/netd.log" "$tmp/netd-$1.log"
+}
+
+info_get() {	# key -> value (0 when absent)
+	awk -F= -v k="$1" '$1 == k { v = $2 } END { print v == "" ? 0 : v }' \
+		"$tmp/info"
+}
+info() { "$CLIENT" info "$CTL" >"$tmp/info"; }
+# The receive side of the counters: frames, drops by reason.
+rx_counters() {
+	"$CLIENT" info "$CTL" | grep -E '^port0\.(rx_|tx_ts_missing)' | tr '\n' ' '
+}
+
+# g. the privilege drop
+check_privs() {	# name expected-CapEff
+	local st uid nnp eff prm bnd amb
+	st=$(cat "/proc/$netd_pid/status")
+	uid=$(awk '/^Uid:/ { print $2 "/" $3 "/" $4 "/" $5 }' <<<"$st")
+	nnp=$(awk '/^NoNewPrivs:/ { print $2 }' <<<"$st")
+	eff=$(awk '/^CapEff:/ { print $2 }' <<<"$st")
+	prm=$(awk '/^CapPrm:/ { print $2 }' <<<"$st")
+	bnd=$(awk '/^CapBnd:/ { print $2 }' <<<"$st")
+	amb=$(awk '/^CapAmb:/ { print $2 }' <<<"$st")
+	want=$(id -u ptpsep-netd)
+	echo "    /proc/$netd_pid/status: Uid $uid NoNewPrivs $nnp CapEff $eff CapPrm $prm CapBnd $bnd CapAmb $amb"
+	check "$1: netd runs as ptpsep-netd (Uid $uid)" \
+		[ "$uid" = "$want/$want/$want/$want" ]
+	check "$1: NoNewPrivs 1" [ "$nnp" = 1 ]
+	check "$1: CapEff $eff = CapPrm = $2 (configured minimum)" \
+		[ "$eff" = "$2" -a "$prm" = "$2" -a "$amb" = 0000000000000000 ]
+	# no wider: every bit of CapBnd is also in CapEff
+	check "$1: CapBnd $bnd no wider than CapEff" \
+		[ $(( 0x$bnd & ~0x$eff )) = 0 ]
+}
+
+# a. packet sockets in ns A (per-netns /proc/net/packet)
+check_packet_sockets() {	# name expected-88f7-count
+	local lines n88f7 n0003 nall inode ours=0 ifidx bad_if=0
+	inA cat /proc/net/packet >"$tmp/packet"
+	n88f7=$(awk 'NR > 1 && $4 == "88f7"' "$tmp/packet" | wc -l)
+	n0003=$(awk 'NR > 1 && $4 == "0003"' "$tmp/packet" | wc -l)
+	nall=$(awk 'NR > 1' "$tmp/packet" | wc -l)
+	ifidx=$(inA cat "/sys/class/net/$ifa/ifindex")
+	ls -l "/proc/$netd_pid/fd" 2>/dev/null | grep -o 'socket:\[[0-9]*\]' |
+		tr -dc '0-9\n' >"$tmp/netd-inodes" || true
+	for inode in $(awk 'NR > 1 { print $9 }' "$tmp/packet"); do
+		grep -qx "$inode" "$tmp/netd-inodes" && ours=$((ours + 1))
+	done
+	bad_if=$(awk -v i="$ifidx" 'NR > 1 && $5 != i' "$tmp/packet" | wc -l)
+	echo "    /proc/net/packet in $nsa: $nall sockets, $n88f7 Proto 88f7, $n0003 Proto 0003, $ours of them netd's, $bad_if on another interface"
+	check "$1: /proc/net/packet in ns A: $2 sockets, all Proto 88f7 on $ifa (ifindex $ifidx), none 0003, all netd's" \
+		[ "$nall" = "$2" -a "$n88f7" = "$2" -a "$n0003" = 0 -a "$ours" = "$2" -a "$bad_if" = 0 ]
+}
+
+# c./d. frames from B arrive on their class with timestamps
+check_rx_line() {	# name file seq class ts(yes|no) from
+	local l
+	l=$(grep -E "^RX .* seq=$3 " "$2" | head -1 || true)
+	if [ -z "$l" ]; then
+		fail "$1: seq $3 not received"
+		return
+	fi
+	local off
+	off=$(sed -n 's/.*tsoff_ms=\(-\?[0-9]*\).*/\1/p' <<<"$l")
+	if grep -q "class=$4 " <<<"$l" && grep -q " ts=$5 " <<<"$l" &&
+	   grep -q "from=$6\$" <<<"$l" &&
+	   { [ "$5" = no ] || grep -q "ts_source=sw" <<<"$l"; } &&
+	   { [ "$5" = no ] || [ $(( off - VOFF_MS )) -le 1000 -a $(( VOFF_MS - off )) -le 1000 ]; }; then
+		pass "$1: ${l#RX }"
+	else
+		fail "$1: $l"
+	fi
+}
+
+# The normal client after a hostile one: a frame from B reaches it.
+still_serving() {	# name
+	local out="$tmp/serve.out"
+	serve_seq=$((serve_seq + 1))
+	if recv_start "$out" --count 1 --timeout 5; then
+		if [ "$kind" = L2 ]; then
+			inB inject "$ifb" --msg sync --seq "$serve_seq" >/dev/null
+		else
+			inB udpsend --dst "$peer_dst" --ifname "$ifb" --msg sync --seq "$serve_seq" >/dev/null
+		fi
+	fi
+	if recv_end && grep -q "seq=$serve_seq " "$out"; then
+		pass "$1"
+	else
+		fail "$1"
+		cat "$out"
+	fi
+}
+serve_seq=1000
+
+# b. flood
+flood_test() {	# name
+	local before after rxa rxb
+	before=$(rx_counters)
+	rxb=$(inA cat "/sys/class/net/$ifa/statistics/rx_packets")
+	if [ "$kind" = L2 ]; then
+		inB flood "$ifb" --count 100000 --dst "$maca"
+		inB udpflood --dst 10.99.0.1 --count 20000
+	else
+		inB udpflood --dst "$flood_dst" --count 100000
+	fi
+	ip netns exec "$nsb" ping -q -f -c 2000 -W 1 "$flood_dst" >/dev/null 2>&1 || true
+	sleep 0.5
+	rxa=$(inA cat "/sys/class/net/$ifa/statistics/rx_packets")
+	after=$(rx_counters)
+	echo "    $ifa rx_packets $rxb -> $rxa (+$((rxa - rxb)))"
+	echo "    netd counters before: $before"
+	echo "    netd counters after:  $after"
+	check "$1: flood of $((rxa - rxb)) packets reached $ifa (>= 100000)" \
+		[ $((rxa - rxb)) -ge 100000 ]
+	check "$1: netd's receive counters unchanged by the flood" \
+		[ "$before" = "$after" ]
+}
+
+# e. a TxFrame on the wire, its TX timestamp
+tx_test() {	# name proto dst-pattern
+	local out="$tmp/sniff.out" sout="$tmp/send.out" l txts rxns d voff
+	# The virtual clock's offset now (clock tests may have moved it).
+	voff=$("$CLIENT" clock "$SOCK" read | sed -n 's/^CLOCK .*offset_ns=\(-\?[0-9]*\).*/\1/p')
+	inB sniff "$ifb" --proto "$2" --count 1 --timeout 5 >"$out" 2>&1 &
+	local sp=$!
+	pids+=("$sp")
+	wait_line "$out" '^READY' 5 || true
+	"$CLIENT" send "$SOCK" --msg sync --seq 4242 --want-ts --cookie 0xc0ffee42 >"$sout" 2>&1 || true
+	bg_wait "$sp"
+	l=$(grep '^FRAME' "$out" | head -1 || true)
+	echo "    wire: ${l:-nothing}"
+	echo "    netd: $(grep '^TXTS' "$sout" || echo 'no TxTimestamp')"
+	if [ -n "$l" ] && grep -qE "$3" <<<"$l" && grep -q 'msg=sync seq=4242' <<<"$l"; then
+		pass "$1: Sync TxFrame on the wire: ${l#FRAME }"
+	else
+		fail "$1: Sync TxFrame on the wire"
+		cat "$out" "$sout"
+	fi
+	if grep -qE '^TXTS cookie=0xc0ffee42 match=1 port=0 status=TXTS_OK ts_ns=[0-9]+ ts_source=sw' "$sout"; then
+		txts=$(sed -n 's/.*ts_ns=\([0-9]*\).*/\1/p' "$sout")
+		rxns=$(sed -n 's/.*rx_ns=\([0-9]*\).*/\1/p' <<<"$l")
+		d=$(( txts - ${voff:-0} - ${rxns:-0} ))
+		echo "    TX timestamp - virtual clock offset ($voff ns) - peer RX timestamp = $d ns"
+		# The offset is read to within its round trip (~0.1 ms).
+		check "$1: TxTimestamp OK, cookie matched, $d ns from the peer's RX time" \
+			[ "$d" -le 1000000 -a "$d" -gt -1000000 ]
+	else
+		fail "$1: TxTimestamp"
+		cat "$sout"
+	fi
+}
+
+# ============================================================================
+# Run 1: L2
+# ============================================================================
+kind=L2
+flood_dst=10.99.0.1
+start_netd L2 0
+check_privs L2 0000000000002000
+check_packet_sockets L2 2
+
+# c. event and general frames, VLAN tags
+out="$tmp/recv1.out"
+if recv_start "$out" --count 4 --timeout 5; then
+	inB inject "$ifb" --msg sync --seq 1 >/dev/null
+	inB inject "$ifb" --msg announce --seq 2 >/dev/null
+	inB inject "$ifb" --msg sync --seq 50 --vlan 100 >/dev/null
+	inB inject "$ifb" --msg sync --seq 3 --vlan 0 --pcp 5 >/dev/null
+	inB inject "$ifb" --msg pdelay_req --seq 4 --dst pdelay >/dev/null
+fi
+recv_end || true
+check_rx_line "L2 Sync (event)" "$out" 1 event yes "$macb"
+check_rx_line "L2 Announce (general, no timestamp)" "$out" 2 general no "$macb"
+check_rx_line "L2 priority-tagged (VID 0, PCP 5) Sync" "$out" 3 event yes "$macb"
+check_rx_line "L2 Pdelay_Req to 01:80:c2:00:00:0e" "$out" 4 event yes "$macb"
+check "L2 Sync relayed as its 44-octet message, without Ethernet padding" \
+	grep -qE '^RX .* len=44 .* seq=1 ' "$out"
+check "L2 frame tagged VLAN 100 (no VLAN interface in ns A) not received" \
+	bash -c "! grep -q 'seq=50 ' '$out'"
+
+# b. flood, then PTP still flows
+flood_test L2
+serve_seq=2000
+still_serving "L2: PTP received after the flood"
+
+# e. TX
+tx_test L2 l2 "dst=01:1b:19:00:00:00 src=$maca ethertype=88f7"
+out="$tmp/sniff2.out"
+inB sniff "$ifb" --proto l2 --count 2 --timeout 5 >"$out" 2>&1 &
+sp=$!; pids+=("$sp")
+wait_line "$out" '^READY' 5 || true
+"$CLIENT" send "$SOCK" --class general --msg announce --seq 4300 --dest pdelay >/dev/null 2>&1 || true
+"$CLIENT" send "$SOCK" --msg delay_req --seq 4301 --dest "unicast:$macb" --want-ts >"$tmp/send2.out" 2>&1 || true
+bg_wait "$sp"
+check "L2 general Announce to the peer-delay address on the wire" \
+	grep -qE "dst=01:80:c2:00:00:0e src=$maca ethertype=88f7 .*msg=announce seq=4300" "$out"
+check "L2 Delay_Req unicast to the learned peer $macb, TX timestamp OK" \
+	bash -c "grep -qE 'dst=$macb src=$maca .*msg=delay_req seq=4301' '$out' && grep -q 'status=TXTS_OK' '$tmp/send2.out'"
+
+# f. hostile clients, each followed by a normal one
+for c in nonptp wrongclass badport badlen oversize garbage nohello version unicast nan gents empty; do
+	hout="$tmp/hostile-$c.out"
+	if "$CLIENT" hostile "$SOCK" "$c" >"$hout" 2>&1; then
+		pass "hostile $c: $(grep '^RESULT' "$hout" | sed 's/^RESULT //')"
+	else
+		fail "hostile $c"
+		cat "$hout"
+	fi
+	still_serving "  netd serves the next client after hostile $c"
+done
+hout="$tmp/hostile-busy.out"
+if "$CLIENT" hostile "$SOCK" busy >"$hout" 2>&1; then
+	pass "second concurrent client: $(grep '^RESULT' "$hout" | sed 's/^RESULT //'), first still served"
+else
+	fail "second concurrent client refused with ERROR_BUSY"
+	cat "$hout"
+fi
+# File permissions are the first line: netd_socket is ptpsep-netd:<clockd's
+# group> 0660, so "nobody" cannot even connect.
+hout="$tmp/hostile-perm1.out"
+if setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	"$CLIENT" hostile "$SOCK" perm >"$hout" 2>&1 && grep -q 'Permission denied' "$hout"; then
+	pass "uid nobody: connect() refused by the socket's mode ($(stat -c '%U:%G %a' "$SOCK"))"
+else
+	fail "uid nobody: connect() not refused"
+	cat "$hout"
+fi
+# SO_PEERCRED is the second: a user with file access (clockd's group) who
+# is not clockd_user is refused by netd itself.
+hout="$tmp/hostile-perm2.out"
+if setpriv --reuid=nobody --regid=ptpsep-clockd --clear-groups \
+	"$CLIENT" hostile "$SOCK" perm >"$hout" 2>&1; then
+	pass "uid nobody in clockd's group: $(grep '^RESULT' "$hout" | sed 's/^RESULT //') (SO_PEERCRED)"
+else
+	fail "uid nobody in clockd's group: not refused by SO_PEERCRED"
+	cat "$hout"
+fi
+hout="$tmp/clockd-user.out"
+if setpriv --reuid=ptpsep-clockd --regid=ptpsep-clockd --clear-groups \
+	"$CLIENT" clock "$SOCK" read >"$hout" 2>&1 && grep -q 'status=OK' "$hout"; then
+	pass "clockd_user ptpsep-clockd is served"
+else
+	fail "clockd_user ptpsep-clockd is served"
+	cat "$hout"
+fi
+still_serving "netd serves root after the refused uids"
+check "netd logged the refused uid $(id -u nobody)" \
+	grep -q "refused netd_socket connection from uid $(id -u nobody)" "$tmp/netd.log"
+
+# f. clock bounds (allow_step 0 in this run)
+cout="$tmp/clock1.out"
+"$CLIENT" clock "$SOCK" read freq 600000 step 1000 freq 400000 read sleep 2 read read freq 0 >"$cout" 2>&1 || true
+cl() { sed -n "s/^CLOCK id=$1 .*/&/p" "$cout"; }
+check "clock: freq 600000 ppb > max_freq_ppb 500000 refused OUT_OF_BOUNDS" \
+	grep -qE '^CLOCK id=2 op=freq status=REFUSED reason=OUT_OF_BOUNDS .*freq_ppb=0.000' "$cout"
+check "clock: step with allow_step 0 refused STEP_NOT_ALLOWED" \
+	grep -qE '^CLOCK id=3 op=step status=REFUSED reason=STEP_NOT_ALLOWED' "$cout"
+check "clock: freq 400000 ppb accepted" \
+	grep -qE '^CLOCK id=4 op=freq status=OK .*freq_ppb=400000.000' "$cout"
+o1=$(cl 5 | sed -n 's/.*offset_ns=\(-\?[0-9]*\).*/\1/p')
+n1=$(cl 5 | sed -n 's/.*now_ns=\([0-9]*\).*/\1/p')
+# the second read after the pause: the first may meet a cold cache
+o2=$(cl 7 | sed -n 's/.*offset_ns=\(-\?[0-9]*\).*/\1/p')
+n2=$(cl 7 | sed -n 's/.*now_ns=\([0-9]*\).*/\1/p')
+o0=$(cl 1 | sed -n 's/.*offset_ns=\(-\?[0-9]*\).*/\1/p')
+if [ -n "$o1" ] && [ -n "$o2" ]; then
+	gained=$(( o2 - o1 ))
+	span=$(( n2 - n1 ))
+	want=$(( span / 2500 ))	# 400 ppm of the span
+	echo "    virtual clock: offset from CLOCK_REALTIME $o0 ns at start; gained $gained ns in $span ns at +400000 ppb (expected $want)"
+	check "clock: virtual clock runs 400 ppm fast ($gained ns gained, $want expected, within 15%)" \
+		[ $(( gained * 100 )) -ge $(( want * 85 )) -a $(( gained * 100 )) -le $(( want * 115 )) ]
+	check "clock: virtual clock offset ~ virtual_clock_offset_ns ($o0 ns)" \
+		[ $(( o0 / 1000000 - VOFF_MS )) -le 5 -a $(( VOFF_MS - o0 / 1000000 )) -le 5 ]
+else
+	fail "clock: reads"
+	cat "$cout"
+fi
+info
+check "ctl NetdInfo counts the refusals (OUT_OF_BOUNDS=$(info_get refused.OUT_OF_BOUNDS), STEP_NOT_ALLOWED=$(info_get refused.STEP_NOT_ALLOWED), BUSY=$(info_get refused.BUSY), NOT_PERMITTED=$(info_get refused.NOT_PERMITTED))" \
+	[ "$(info_get refused.OUT_OF_BOUNDS)" -ge 1 -a "$(info_get refused.STEP_NOT_ALLOWED)" -ge 1 \
+	  -a "$(info_get refused.BUSY)" -ge 1 -a "$(info_get refused.NOT_PERMITTED)" -ge 1 ]
+
+# The MAC of the port changed under netd: frames leave with the new one.
+newmac=02:11:22:33:44:55
+out="$tmp/mac.out"
+if recv_start "$out" --count 1 --timeout 10; then
+	ip -n "$nsa" link set "$ifa" address "$newmac"
+	wait_line "$out" "^LINKPORT .*mac=$newmac" 5 || true
+	inB inject "$ifb" --dst "$newmac" --msg sync --seq 888 >/dev/null
+fi
+recv_end || true
+maca=$(inA cat "/sys/class/net/$ifa/address")
+check "MAC change: LinkEvent with the new MAC $newmac" grep -q "^LINKPORT .*mac=$newmac" "$out"
+check "MAC change: Sync unicast to the new MAC received" grep -q 'seq=888 ' "$out"
+tx_test "L2 after the MAC change" l2 "dst=01:1b:19:00:00:00 src=$newmac ethertype=88f7"
+
+# h. the interface deleted and re-created under netd
+out="$tmp/relink.out"
+if recv_start "$out" --count 1 --timeout 30; then
+	ip -n "$nsb" link del "$ifb"
+	wait_line "$out" '^LINK port=0 link_up=0' 5 || true
+	make_link
+	if wait_line "$out" '^LINK port=0 link_up=1' 10; then
+		sleep 0.2
+		inB inject "$ifb" --msg sync --seq 777 >/dev/null
+	fi
+fi
+recv_end || true
+grep -E '^LINK' "$out" | sed 's/^/    /' || true
+check "relink: LinkEvent link down when $ifa was deleted" grep -q '^LINK port=0 link_up=0 reopened=0' "$out"
+check "relink: LinkEvent reopened, then link up, on the new $ifa" \
+	bash -c "grep -q '^LINK port=0 link_up=[01] reopened=1' '$out' && grep -q '^LINK port=0 link_up=1' '$out'"
+check "relink: the LinkEvent's port carries the new MAC $maca" grep -q "^LINKPORT .*mac=$maca" "$out"
+check "relink: Sync from the re-created link received (same netd, pid $netd_pid)" \
+	bash -c "grep -q 'seq=777 ' '$out' && kill -0 $netd_pid"
+check "relink: netd logged the re-creation" grep -qE "port 0: $ifa (deleted|re-created)" "$tmp/netd.log"
+check_packet_sockets "L2 after relink" 2
+tx_test "L2 after relink" l2 "dst=01:1b:19:00:00:00 src=$maca ethertype=88f7"
+
+stop_netd L2
+
+# ============================================================================
+# Run 2: UDPv4 (allow_step 1: the step rate limit)
+# ============================================================================
+kind=UDPv4
+flood_dst=10.99.0.1
+peer_dst=224.0.1.129
+start_netd UDPv4 1
+check_privs UDPv4 0000000000002400
+check_packet_sockets UDPv4 0
+nudp=$(inA ss -Huan | grep -cE ':(319|320)\b' || true)
+check "UDPv4: 2 UDP sockets on 319/320 in ns A ($nudp)" [ "$nudp" = 2 ]
+
+out="$tmp/recv4.out"
+if recv_start "$out" --count 3 --timeout 5; then
+	inB udpsend --dst 224.0.1.129 --ifname "$ifb" --msg sync --seq 1 >/dev/null
+	inB udpsend --dst 224.0.1.129 --ifname "$ifb" --msg announce --seq 2 >/dev/null
+	inB udpsend --dst 10.99.0.1 --msg delay_req --seq 3 >/dev/null
+fi
+recv_end || true
+check_rx_line "UDPv4 Sync to 224.0.1.129:319 (event)" "$out" 1 event yes 10.99.0.2
+check_rx_line "UDPv4 Announce to 224.0.1.129:320 (general)" "$out" 2 general no 10.99.0.2
+check_rx_line "UDPv4 Delay_Req unicast to 10.99.0.1:319" "$out" 3 event yes 10.99.0.2
+
+flood_test UDPv4
+serve_seq=3000
+still_serving "UDPv4: PTP received after the flood"
+tx_test UDPv4 ip4 "dst=01:00:5e:00:01:81 src=$maca ethertype=0800 .*ip_dst=224.0.1.129 ttl=7 dport=319"
+out="$tmp/sniff4.out"
+inB sniff "$ifb" --proto ip4 --count 1 --timeout 5 >"$out" 2>&1 &
+sp=$!; pids+=("$sp")
+wait_line "$out" '^READY' 5 || true
+"$CLIENT" send "$SOCK" --msg delay_req --seq 4400 --dest unicast:10.99.0.2 --want-ts >"$tmp/send4.out" 2>&1 || true
+bg_wait "$sp"
+check "UDPv4 unicast Delay_Req to the learned 10.99.0.2:319, TTL 7, TX timestamp OK" \
+	bash -c "grep -qE 'ip_dst=10.99.0.2 ttl=7 dport=319 .*seq=4400' '$out' && grep -q 'status=TXTS_OK' '$tmp/send4.out'"
+
+cout="$tmp/clock2.out"
+"$CLIENT" clock "$SOCK" step 1000 step -1000 step 1000 >"$cout" 2>&1 || true
+check "clock: 2 steps allowed, the 3rd in step_limit_interval refused RATE_LIMITED" \
+	bash -c "grep -q '^CLOCK id=1 op=step status=OK' '$cout' && grep -q '^CLOCK id=2 op=step status=OK' '$cout' && grep -q '^CLOCK id=3 op=step status=REFUSED reason=RATE_LIMITED' '$cout'"
+hout="$tmp/hostile4.out"
+if "$CLIENT" hostile "$SOCK" unicast >"$hout" 2>&1; then
+	# MAC address on a UDP port: the wrong family
+	pass "UDPv4 hostile unicast (MAC on a UDP port): $(grep '^RESULT' "$hout" | sed 's/^RESULT //')"
+else
+	fail "UDPv4 hostile unicast"; cat "$hout"
+fi
+still_serving "UDPv4: netd serves the next client"
+stop_netd UDPv4
+
+# ============================================================================
+# Run 3: UDPv6
+# ============================================================================
+kind=UDPv6
+flood_dst=fd99::1
+peer_dst=ff0e::181
+start_netd UDPv6 0
+check_privs UDPv6 0000000000002400
+nudp=$(inA ss -Huan | grep -cE ':(319|320)\b' || true)
+check "UDPv6: 2 UDP sockets on 319/320 in ns A ($nudp)" [ "$nudp" = 2 ]
+out="$tmp/recv6.out"
+if recv_start "$out" --count 3 --timeout 5; then
+	inB udpsend --dst ff0e::181 --ifname "$ifb" --msg sync --seq 1 >/dev/null
+	inB udpsend --dst ff0e::181 --ifname "$ifb" --msg follow_up --seq 2 >/dev/null
+	inB udpsend --dst fd99::1 --msg delay_req --seq 3 >/dev/null
+fi
+recv_end || true
+check_rx_line "UDPv6 Sync to [ff0e::181]:319 (event)" "$out" 1 event yes fd99::2
+check_rx_line "UDPv6 Follow_Up to [ff0e::181]:320 (general)" "$out" 2 general no fd99::2
+check_rx_line "UDPv6 Delay_Req unicast to [fd99::1]:319" "$out" 3 event yes fd99::2
+flood_test UDPv6
+serve_seq=4000
+still_serving "UDPv6: PTP received after the flood"
+tx_test UDPv6 ip6 "dst=33:33:00:00:01:81 src=$maca ethertype=86dd .*ip_dst=ff0e::181 hlim=7 dport=319"
+stop_netd UDPv6
+
+echo
+echo "netd.sh: $passes passed, $fails failed"
+[ "$fails" = 0 ]
