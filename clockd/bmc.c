@@ -173,15 +173,22 @@ bmc_state_decision(const struct bmc_dataset *d0,
     const struct bmc_dataset *ebest, const struct bmc_dataset *erbest,
     int ebest_here, enum fsm_state state, unsigned int flags)
 {
-	unsigned int clock_class = d0->quality.clock_class;
+	struct bmc_dataset d0_slave_only;
+	unsigned int clock_class;
 
 	if (flags & BMC_F_MASTER_ONLY) {
 		/* A master-only port's Announce are not considered. */
 		erbest = NULL;
 		ebest_here = 0;
 	}
-	if (flags & BMC_F_SLAVE_ONLY)
-		clock_class = 255;
+	if (flags & BMC_F_SLAVE_ONLY) {
+		/* clockClass 255 is the class of a slave-only clock
+		 * (7.6.2.5); ptp4l forces it in its defaultDS too. */
+		d0_slave_only = *d0;
+		d0_slave_only.quality.clock_class = 255;
+		d0 = &d0_slave_only;
+	}
+	clock_class = d0->quality.clock_class;
 
 	/* Nothing heard on a LISTENING port: stay until Announce arrive or
 	 * announceReceiptTimeout expires (9.2.6.12; ptp4l does the same). */

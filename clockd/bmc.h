@@ -102,9 +102,10 @@ enum bmc_decision {
  * state: the port's current state; flags: BMC_F_*.
  *
  * The clockClass tested is d0->quality.clock_class.  A slave-only clock's
- * clockClass is 255 (7.6.2.5), so with BMC_F_SLAVE_ONLY the 1..127 branch
- * is never taken whatever D0 says; the M/P outcomes it can still yield are
- * turned into LISTENING by fsm_next_slave_only() (as ptp4l).  With
+ * clockClass is 255 (7.6.2.5), so with BMC_F_SLAVE_ONLY D0 is taken with
+ * clockClass 255 whatever it says (as ptp4l), and the 1..127 branch is
+ * never taken; the M/P outcomes it can still yield are turned into
+ * LISTENING by fsm_next_slave_only() (as ptp4l).  With
  * BMC_F_MASTER_ONLY Erbest is ignored, so only M1, M2 or M3 can result.
  */
 enum bmc_decision bmc_state_decision(const struct bmc_dataset *d0,

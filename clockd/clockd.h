@@ -186,11 +186,13 @@ struct clockd {
 	double			 max_freq_ppb;	/* netd's bound */
 	int			 step_allowed;
 	int			 stepping;	/* a step is in flight */
+	uint64_t		 step_id;
+	int			 step_guard;	/* drop Syncs from before it */
+	int64_t			 step_mono, step_now;
 	uint64_t		 clock_req_id;
 	int			 freq_known;	/* netd told us the freq */
 
 	/* summary line, like ptp4l's, every 2^summary_interval s */
-	struct event		*t_summary;
 	int64_t			 sum_n, sum_max_abs;
 	double			 sum_sq, sum_freq, sum_delay;
 	int64_t			 last_offset;
@@ -209,6 +211,10 @@ void	clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	    int64_t offset_ns, int64_t path_delay_ns);
 /* The clock's identity as a PortIdentity with portNumber 0. */
 int	clock_is_own(const struct clockd *c, const uint8_t *clock_identity);
+/* 0 when a Sync's t2 may predate the last step (drop it). */
+int	clock_t2_ok(const struct clockd *c, int64_t t2);
+/* An Announce from the parent: refresh parentDS and timePropertiesDS. */
+void	clock_update_from_parent(struct clockd *c, const struct ptp_msg *m);
 void	clock_port_state_changed(struct clockd *c, struct cport *p,
 	    enum fsm_state old);
 

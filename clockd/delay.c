@@ -178,6 +178,35 @@ delay_offset(const struct delay_sync *sync, int64_t asym, int64_t path_delay,
 	return 0;
 }
 
+int
+delay_sync_rate_ratio(const struct delay_sync *a, const struct delay_sync *b,
+    double *rate_ratio)
+{
+	sns_t a1, a2, b1, b2, master, local;
+	long double rr;
+	int rc;
+
+	rc = ts_scaled(&a->t1, &a1);
+	if (rc == 0)
+		rc = ts_scaled(&a->t2, &a2);
+	if (rc == 0)
+		rc = ts_scaled(&b->t1, &b1);
+	if (rc == 0)
+		rc = ts_scaled(&b->t2, &b2);
+	if (rc < 0)
+		return rc;
+	master = (b1 + b->corr_sync + b->corr_follow_up) -
+	    (a1 + a->corr_sync + a->corr_follow_up);
+	local = b2 - a2;
+	if (master <= 0 || local <= 0)
+		return -EINVAL;
+	rr = (long double)master / (long double)local;
+	if (rr < 0.99L || rr > 1.01L)
+		return -ERANGE;
+	*rate_ratio = (double)rr;
+	return 0;
+}
+
 int64_t
 delay_req_correction(int64_t asym)
 {

@@ -117,6 +117,20 @@ int delay_p2p(const struct delay_pdelay *pd, int64_t asym,
 int delay_offset(const struct delay_sync *sync, int64_t asym,
     int64_t path_delay, int64_t *offset_ns, int64_t *offset_scaled);
 
+/*
+ * Master/local frequency ratio from two Syncs a (older) and b (newer):
+ *   ((t1b + corr_b) - (t1a + corr_a)) / (t2b - t2a)
+ * For delay_e2e()'s rate_ratio while the servo has not corrected the
+ * frequency yet: a clock 80 ppm off and a Delay_Req 0.5 s after the Sync
+ * make the E2E delay 20 us short, and the first step inherits that error.
+ * ptp4l passes 1.0 with the PI servo (only linreg has a ratio), so it has
+ * that error; passing this ratio removes it.  The pair must not straddle
+ * a step of the local clock.  Returns 0, -EINVAL (bad time stamp, b not
+ * after a on either clock) or -ERANGE (ratio off by more than 1 %).
+ */
+int delay_sync_rate_ratio(const struct delay_sync *a,
+    const struct delay_sync *b, double *rate_ratio);
+
 /* correctionField to send in Delay_Req and Pdelay_Req (11.6.3, 11.6.4). */
 int64_t delay_req_correction(int64_t asym);
 

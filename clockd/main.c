@@ -1,18 +1,55 @@
 /*
- * ptp-clockd - the unprivileged PTP engine.
+ * ptp-clockd - the unprivileged PTP engine of ptpsep.
  *
- * This version checks its configuration (--check-config) and stops there:
- * the port state machines, BMCA and servo come with the clockd issue.  It
- * says so instead of pretending to run.
+ * The life of the process:
+ *   1. configuration and command line;
+ *   2. if started as root, drop at once to clockd_user with no capability
+ *      at all (CapEff = CapPrm = CapBnd = 0) and no_new_privs; started as
+ *      another user (systemd User=), make sure nothing is left either;
+ *   3. connect to netd (netd_socket) and run the clock and its ports until
+ *      SIGINT/SIGTERM.  netd going away puts the ports FAULTY and clockd
+ *      reconnects with backoff.
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cap-ng.h>
+#include <event2/event.h>
 
 #include "cfg.h"
 #include "cli.h"
+#include "clockd.h"
 #include "log.h"
+#include "priv.h"
+
+static struct clockd clockd;
+
+static void
+main_ev_signal(evutil_socket_t sig, short what, void *arg)
+{
+	log_info("signal %d: exiting", (int)sig);
+	event_base_loopbreak(arg);
+}
+
+/* Started as a user already: shed whatever capability came along. */
+static int
+main_shed_caps(void)
+{
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE &&
+	    capng_apply(CAPNG_SELECT_BOTH) != 0)
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return 0;
+}
 
 int
 main(int argc, char **argv)
@@ -22,7 +59,11 @@ main(int argc, char **argv)
 		.summary = "The unprivileged PTP engine of ptpsep.",
 		.accept_iface = 0,
 	};
+	struct priv_needs none;
+	struct event_base *base;
+	struct event *sigint, *sigterm;
 	struct cfg *cfg;
+	const char *user;
 	enum cli_result r;
 	int rc;
 
@@ -39,11 +80,41 @@ main(int argc, char **argv)
 		cfg_free(cfg);
 		return rc;
 	}
-	if (cfg_error_count(cfg) > 0) {
-		cfg_free(cfg);
+	if (cfg_error_count(cfg) > 0)
 		fatalx("configuration has errors; see above");
+	log_init("clockd", cli.foreground || cli.quiet,
+	    cli.log_level >= 0 ? (enum log_level)cli.log_level :
+	    LOG_LVL_INFO);
+
+	/* Nothing clockd does needs a privilege: give them all up first. */
+	user = cfg_get_str(cfg, NULL, "clockd_user");
+	memset(&none, 0, sizeof(none));
+	if (getuid() == 0 || geteuid() == 0) {
+		if (priv_drop(user, &none) != 0)
+			fatalx("cannot drop privileges to %s", user);
+		log_info("running as %s with no capabilities", user);
+	} else if (main_shed_caps() != 0) {
+		fatalx("cannot clear capabilities");
 	}
+	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
+
+	if ((base = event_base_new()) == NULL)
+		fatalx("event_base_new failed");
+	if (clock_init(&clockd, base, cfg) != 0)
+		fatalx("cannot set up the clock");
+	sigint = evsignal_new(base, SIGINT, main_ev_signal, base);
+	sigterm = evsignal_new(base, SIGTERM, main_ev_signal, base);
+	if (sigint == NULL || sigterm == NULL || event_add(sigint, NULL) ||
+	    event_add(sigterm, NULL))
+		fatalx("cannot watch signals");
+	signal(SIGPIPE, SIG_IGN);
+
+	event_base_dispatch(base);
+
+	clock_fini(&clockd);
+	event_free(sigint);
+	event_free(sigterm);
+	event_base_free(base);
 	cfg_free(cfg);
-	fatalx("the PTP engine is not implemented in this version "
-	    "(only --check-config works)");
+	return 0;
 }

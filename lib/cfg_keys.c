@@ -404,7 +404,7 @@ static const struct cfg_key keys[] = {
 	P_INT("syncReceiptTimeout", IMPL, 0, 0, UINT8_MAX),
 	G_INT("tc_spanning_tree", UNIMPL, 0, 0, 1),
 	/* IEEE 1588-2019 7.6.2.8: 0xA0 is INTERNAL_OSCILLATOR. */
-	G_INT("timeSource", UNIMPL, 0xa0, 0x10, 0xfe),
+	G_INT("timeSource", IMPL, 0xa0, 0x10, 0xfe),
 	G_ENU("time_stamping", IMPL, CFG_TS_HARDWARE, time_stamping_vals),
 	P_INT("transportSpecific", UNIMPL, 0, 0, 0x0f),
 	P_INT("ts2phc.channel", UNIMPL, 0, 0, INT_MAX),
@@ -440,7 +440,7 @@ static const struct cfg_key keys[] = {
 	G_INT("use_syslog", IMPL, 1, 0, 1),
 	G_STR("userDescription", UNIMPL, ""),
 	/* TAI - UTC since 2017-01-01. */
-	G_INT("utc_offset", UNIMPL, 37, 0, INT_MAX),
+	G_INT("utc_offset", IMPL, 37, 0, INT_MAX),
 	G_INT("verbose", IMPL, 0, 0, 1),
 	/* ptpsep's own: the virtual clock's frequency error, ppb. */
 	O_DBL("virtual_clock_freq_ppb", 0.0, -1e6, 1e6),

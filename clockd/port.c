@@ -1,0 +1,451 @@
+/*
+ * port.c - one PTP port of clockd: its state machine (fsm.c), its timers
+ * and the dispatch of received messages (IEEE 1588-2019 9.2, 9.5).
+ *
+ * The state machine decides; this file only starts and stops the timers
+ * each state needs and hands each received message to the role that
+ * handles it (port_master.c, port_slave.c).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "cfg.h"
+#include "clockd.h"
+#include "log.h"
+
+static void port_ev_announce(evutil_socket_t fd, short what, void *arg);
+static void port_ev_sync(evutil_socket_t fd, short what, void *arg);
+static void port_ev_delay(evutil_socket_t fd, short what, void *arg);
+static void port_ev_pdelay(evutil_socket_t fd, short what, void *arg);
+static void port_ev_rx_timeout(evutil_socket_t fd, short what, void *arg);
+static void port_ev_qual(evutil_socket_t fd, short what, void *arg);
+static void port_ev_fault(evutil_socket_t fd, short what, void *arg);
+
+int64_t
+port_interval_ns(int8_t log_interval)
+{
+	if (log_interval >= 0)
+		return 1000000000LL << (log_interval > 20 ? 20 : log_interval);
+	return 1000000000LL >> (-log_interval > 30 ? 30 : -log_interval);
+}
+
+static void
+port_arm(struct event *ev, int64_t ns)
+{
+	struct timeval tv;
+
+	if (ns < 0)
+		ns = 0;
+	tv.tv_sec = ns / 1000000000LL;
+	tv.tv_usec = (ns % 1000000000LL) / 1000;
+	evtimer_add(ev, &tv);
+}
+
+/* A random time in [0, 2 x interval), as ptp4l spreads Delay_Req (9.5.11.2). */
+static int64_t
+port_random_ns(int64_t interval)
+{
+	return (int64_t)((double)random() / RAND_MAX * 2.0 * (double)interval);
+}
+
+const char *
+port_state_name(const struct cport *p)
+{
+	return fsm_state_name(p->state);
+}
+
+int
+port_create(struct clockd *c, struct cport *p, unsigned index,
+    const char *iface, int transport, int link_up)
+{
+	struct cfg *cfg = c->cfg;
+	const char *pn;
+
+	memset(p, 0, sizeof(*p));
+	p->c = c;
+	p->index = index;
+	snprintf(p->iface, sizeof(p->iface), "%s", iface);
+	pn = cfg_port_index(cfg, iface) >= 0 ? iface : NULL;
+	memcpy(p->identity.clock_identity, c->dds.clock_identity,
+	    PTP_CLOCK_ID_LEN);
+	p->identity.port_number = (uint16_t)(index + 1);
+	p->transport = transport;
+	p->link_up = link_up;
+	p->enabled = 1;
+	p->state = PS_INITIALIZING;
+	p->state_since = clock_mono_ns();
+
+	p->log_announce_interval = (int8_t)cfg_get_int(cfg, pn,
+	    "logAnnounceInterval");
+	p->log_sync_interval = (int8_t)cfg_get_int(cfg, pn, "logSyncInterval");
+	p->log_min_delay_req_interval = (int8_t)cfg_get_int(cfg, pn,
+	    "logMinDelayReqInterval");
+	p->log_min_pdelay_req_interval = (int8_t)cfg_get_int(cfg, pn,
+	    "logMinPdelayReqInterval");
+	p->announce_receipt_timeout = (uint8_t)cfg_get_int(cfg, pn,
+	    "announceReceiptTimeout");
+	p->delay_mechanism = cfg_get_int(cfg, pn, "delay_mechanism") ==
+	    CFG_DM_P2P ? DM_P2P : DM_E2E;
+	p->asymmetry = delay_ns_to_scaled(cfg_get_int(cfg, pn,
+	    "delayAsymmetry"));
+	if (c->dds.slave_only)
+		p->kind = FSM_SLAVE_ONLY;
+	else if (cfg_get_int(cfg, pn, "serverOnly"))
+		p->kind = FSM_MASTER_ONLY;
+	else
+		p->kind = FSM_ORDINARY;
+
+	fm_init(&p->foreign, c->dds.clock_identity);
+	p->delay_filter = filter_create(
+	    cfg_get_int(cfg, pn, "delay_filter") == CFG_FILTER_MOVING_AVERAGE ?
+	    FILTER_MOVING_AVERAGE : FILTER_MOVING_MEDIAN,
+	    cfg_get_int(cfg, pn, "delay_filter_length"));
+	if (p->delay_filter == NULL)
+		return -1;
+
+	p->t_announce = evtimer_new(c->base, port_ev_announce, p);
+	p->t_sync = evtimer_new(c->base, port_ev_sync, p);
+	p->t_delay = evtimer_new(c->base, port_ev_delay, p);
+	p->t_pdelay = evtimer_new(c->base, port_ev_pdelay, p);
+	p->t_rx_timeout = evtimer_new(c->base, port_ev_rx_timeout, p);
+	p->t_qual = evtimer_new(c->base, port_ev_qual, p);
+	p->t_fault = evtimer_new(c->base, port_ev_fault, p);
+	if (!p->t_announce || !p->t_sync || !p->t_delay || !p->t_pdelay ||
+	    !p->t_rx_timeout || !p->t_qual || !p->t_fault)
+		return -1;
+	return 0;
+}
+
+static void
+port_stop_timers(struct cport *p)
+{
+	evtimer_del(p->t_announce);
+	evtimer_del(p->t_sync);
+	evtimer_del(p->t_delay);
+	evtimer_del(p->t_pdelay);
+	evtimer_del(p->t_rx_timeout);
+	evtimer_del(p->t_qual);
+	evtimer_del(p->t_fault);
+}
+
+void
+port_destroy(struct cport *p)
+{
+	struct event **evs[] = { &p->t_announce, &p->t_sync, &p->t_delay,
+	    &p->t_pdelay, &p->t_rx_timeout, &p->t_qual, &p->t_fault };
+	size_t i;
+
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		if (*evs[i] != NULL)
+			event_free(*evs[i]);
+		*evs[i] = NULL;
+	}
+	filter_destroy(p->delay_filter);
+	p->delay_filter = NULL;
+}
+
+static void
+port_arm_rx_timeout(struct cport *p)
+{
+	port_arm(p->t_rx_timeout, fm_announce_timeout_random_ns(
+	    p->announce_receipt_timeout, 1, p->log_announce_interval,
+	    (uint32_t)random()));
+}
+
+/* Starts what the new state needs (9.2.5, 9.5). */
+static void
+port_enter(struct cport *p, enum fsm_state s)
+{
+	int active = s != PS_INITIALIZING && s != PS_FAULTY &&
+	    s != PS_DISABLED;
+
+	port_stop_timers(p);
+	switch (s) {
+	case PS_FAULTY:
+		port_arm(p->t_fault, port_interval_ns((int8_t)cfg_get_int(
+		    p->c->cfg, NULL, "fault_reset_interval") == CFG_FRI_ASAP ?
+		    -30 : (int8_t)cfg_get_int(p->c->cfg, NULL,
+		    "fault_reset_interval")));
+		break;
+	case PS_LISTENING:
+	case PS_PASSIVE:
+		port_arm_rx_timeout(p);
+		break;
+	case PS_PRE_MASTER:
+		port_arm(p->t_qual, fm_qualification_timeout_ns(
+		    p->c->cds.steps_removed, p->log_announce_interval));
+		break;
+	case PS_MASTER:
+		/* Announce at once: other clocks' BMCA need not wait. */
+		port_arm(p->t_announce, 0);
+		port_arm(p->t_sync, 0);
+		break;
+	case PS_UNCALIBRATED:
+	case PS_SLAVE:
+		port_arm_rx_timeout(p);
+		if (p->delay_mechanism == DM_E2E)
+			port_arm(p->t_delay, port_random_ns(port_interval_ns(
+			    p->log_min_delay_req_interval)));
+		break;
+	default:
+		break;
+	}
+	if (active && p->delay_mechanism == DM_P2P)
+		port_arm(p->t_pdelay, 0);
+	if (s != PS_SLAVE && s != PS_UNCALIBRATED)
+		slave_reset(p);
+	if (!active) {
+		p->have_delay = 0;
+		filter_reset(p->delay_filter);
+		fm_clear(&p->foreign);
+		p->have_erbest = 0;
+	}
+}
+
+void
+port_dispatch(struct cport *p, enum fsm_event ev, int master_diff)
+{
+	enum fsm_state old = p->state, s;
+
+	if (ev == EV_NONE)
+		return;
+	s = fsm_next_kind(p->kind, old, ev, master_diff);
+	/* INITIALIZING completes at once: nothing to wait for (9.2.5). */
+	if (s == PS_INITIALIZING)
+		s = fsm_next_kind(p->kind, s, EV_INIT_COMPLETE, 0);
+	if (s == old) {
+		if (ev == EV_RS_SLAVE && master_diff)
+			slave_reset(p);		/* new master: start over */
+		return;
+	}
+	p->state = s;
+	p->state_since = clock_mono_ns();
+	log_info("port %u (%s): %s to %s on %s", p->identity.port_number,
+	    p->iface, fsm_state_name(old), fsm_state_name(s),
+	    fsm_event_name(ev));
+	port_enter(p, s);
+	clock_port_state_changed(p->c, p, old);
+}
+
+/* ---- timers ---- */
+
+static void
+port_ev_announce(evutil_socket_t fd, short what, void *arg)
+{
+	struct cport *p = arg;
+
+	if (p->state != PS_MASTER)
+		return;
+	master_send_announce(p);
+	port_arm(p->t_announce, port_interval_ns(p->log_announce_interval));
+}
+
+static void
+port_ev_sync(evutil_socket_t fd, short what, void *arg)
+{
+	struct cport *p = arg;
+
+	if (p->state != PS_MASTER)
+		return;
+	master_send_sync(p);
+	port_arm(p->t_sync, port_interval_ns(p->log_sync_interval));
+}
+
+static void
+port_ev_delay(evutil_socket_t fd, short what, void *arg)
+{
+	struct cport *p = arg;
+
+	slave_send_delay_req(p);
+	port_arm(p->t_delay, port_random_ns(port_interval_ns(
+	    p->log_min_delay_req_interval)));
+}
+
+static void
+port_ev_pdelay(evutil_socket_t fd, short what, void *arg)
+{
+	struct cport *p = arg;
+
+	p2p_send_pdelay_req(p);
+	port_arm(p->t_pdelay, port_interval_ns(p->log_min_pdelay_req_interval));
+}
+
+static void
+port_ev_rx_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct cport *p = arg;
+
+	/* The master went silent: forget it (as ptp4l clears its best
+	 * foreign record) so the state decision does not pick it again. */
+	if (p->state == PS_SLAVE || p->state == PS_UNCALIBRATED ||
+	    p->state == PS_PASSIVE)
+		fm_forget(&p->foreign, &p->c->pds.parent_port_identity);
+	fm_prune(&p->foreign, clock_mono_ns());
+	log_info("port %u (%s): announce receipt timeout",
+	    p->identity.port_number, p->iface);
+	port_dispatch(p, EV_ANNOUNCE_RECEIPT_TIMEOUT_EXPIRES, 0);
+	if (p->state == PS_LISTENING)
+		port_arm_rx_timeout(p);
+	clock_state_decision_soon(p->c);
+}
+
+static void
+port_ev_qual(evutil_socket_t fd, short what, void *arg)
+{
+	port_dispatch(arg, EV_QUALIFICATION_TIMEOUT_EXPIRES, 0);
+}
+
+static void
+port_ev_fault(evutil_socket_t fd, short what, void *arg)
+{
+	struct cport *p = arg;
+
+	if (p->link_up && p->enabled && netd_client_ready(p->c->netd))
+		port_dispatch(p, EV_FAULT_CLEARED, 0);
+	else
+		port_enter(p, p->state);	/* re-arm */
+}
+
+/* ---- link and netd ---- */
+
+void
+port_link(struct cport *p, int up)
+{
+	p->link_up = up;
+	if (!up)
+		port_dispatch(p, EV_FAULT_DETECTED, 0);
+	else if (p->state == PS_FAULTY && p->enabled)
+		port_dispatch(p, EV_FAULT_CLEARED, 0);
+}
+
+void
+port_netd_lost(struct cport *p)
+{
+	port_dispatch(p, EV_FAULT_DETECTED, 0);
+}
+
+/* ---- received messages ---- */
+
+static int
+port_rx_ts(const Ptpsep__Netd__RxFrame *f, struct ptp_timestamp *ts)
+{
+	if (f->rx_ts == NULL)
+		return -1;
+	ts->sec = f->rx_ts->seconds;
+	ts->nsec = f->rx_ts->nanoseconds;
+	return 0;
+}
+
+static void
+port_rx_announce(struct cport *p, const struct ptp_msg *m)
+{
+	struct clockd *c = p->c;
+	int64_t now = clock_mono_ns();
+	int rc;
+
+	if (p->kind == FSM_MASTER_ONLY)
+		return;
+	rc = fm_add_announce(&p->foreign, m, now,
+	    m->hdr.log_message_interval);
+	if (rc < 0)
+		return;
+	/* Announce from our parent: the master is alive (9.2.6.12). */
+	if ((p->state == PS_SLAVE || p->state == PS_UNCALIBRATED) &&
+	    ptp_port_identity_equal(&m->hdr.source_port_identity,
+	    &c->pds.parent_port_identity)) {
+		port_arm_rx_timeout(p);
+		/* Keep the parent and time properties current (9.3.5). */
+		clock_update_from_parent(c, m);
+	}
+	if (rc > 0)
+		clock_state_decision_soon(c);
+}
+
+void
+port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
+{
+	struct ptp_timestamp ts;
+	struct ptp_msg m;
+	int rc;
+
+	if (p->state == PS_INITIALIZING || p->state == PS_FAULTY ||
+	    p->state == PS_DISABLED)
+		return;
+	rc = ptp_msg_parse(&m, f->payload.data, f->payload.len);
+	if (rc != 0) {
+		log_debug("port %u: dropped message: %s",
+		    p->identity.port_number, ptp_strerror(rc));
+		return;
+	}
+	if (m.hdr.domain_number != p->c->dds.domain_number)
+		return;
+	/* Our own messages (a loop or a second port on the same link). */
+	if (clock_is_own(p->c, m.hdr.source_port_identity.clock_identity))
+		return;
+	p->rx_msgs++;
+	if (ptp_msg_is_event(m.hdr.message_type) && port_rx_ts(f, &ts) != 0)
+		return;		/* an event message without its timestamp */
+
+	switch (m.hdr.message_type) {
+	case PTP_MT_ANNOUNCE:
+		port_rx_announce(p, &m);
+		break;
+	case PTP_MT_SYNC:
+		slave_rx_sync(p, &m, &ts);
+		break;
+	case PTP_MT_FOLLOW_UP:
+		slave_rx_follow_up(p, &m);
+		break;
+	case PTP_MT_DELAY_REQ:
+		master_rx_delay_req(p, &m, &ts);
+		break;
+	case PTP_MT_DELAY_RESP:
+		slave_rx_delay_resp(p, &m);
+		break;
+	case PTP_MT_PDELAY_REQ:
+		responder_rx_pdelay_req(p, &m, &ts);
+		break;
+	case PTP_MT_PDELAY_RESP:
+		p2p_rx_pdelay_resp(p, &m, &ts);
+		break;
+	case PTP_MT_PDELAY_RESP_FOLLOW_UP:
+		p2p_rx_pdelay_resp_fup(p, &m);
+		break;
+	default:
+		break;	/* Signaling, Management: not served yet */
+	}
+}
+
+void
+port_tx_ts(struct cport *p, unsigned type, uint16_t seq, int ok,
+    const struct ptp_timestamp *ts)
+{
+	if (!ok) {
+		p->tx_ts_missing++;
+		log_warnx("port %u: no TX timestamp for %s %u",
+		    p->identity.port_number, ptp_msg_type_name(type), seq);
+		if (type == PTP_MT_PDELAY_RESP && p->pdresp.seq == seq)
+			p->pdresp.pending = 0;
+		return;
+	}
+	switch (type) {
+	case PTP_MT_SYNC:
+		master_sync_tx_ts(p, seq, ts);
+		break;
+	case PTP_MT_DELAY_REQ:
+		slave_delay_req_tx_ts(p, seq, ts);
+		break;
+	case PTP_MT_PDELAY_REQ:
+		p2p_pdelay_req_tx_ts(p, seq, ts);
+		break;
+	case PTP_MT_PDELAY_RESP:
+		responder_resp_tx_ts(p, seq, ts);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,276 @@
+/*
+ * port_slave.c - the measurements of a slave port: Sync/Follow_Up pairing
+ * (11.2, 9.5.10), the E2E request-response mechanism (11.3) and the P2P
+ * peer-delay mechanism (11.4), as initiator.  Each complete exchange goes
+ * through delay.c's arithmetic and filter.c's delay filter; the resulting
+ * offsetFromMaster goes to clock_synchronize().
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "clockd.h"
+#include "log.h"
+
+#define LOG_INTERVAL_NONE	0x7F
+
+void
+slave_reset(struct cport *p)
+{
+	p->sync_valid = 0;
+	p->fup_early = 0;
+	p->last_sync_valid = 0;
+	p->dreq_pending = 0;
+	p->dreq_have_t3 = 0;
+	p->dresp_early = 0;
+}
+
+static int
+from_parent(const struct cport *p, const struct ptp_msg *m)
+{
+	return ptp_port_identity_equal(&m->hdr.source_port_identity,
+	    &p->c->pds.parent_port_identity);
+}
+
+static int
+slave_state(const struct cport *p)
+{
+	return p->state == PS_SLAVE || p->state == PS_UNCALIBRATED;
+}
+
+/* A complete Sync (+ Follow_Up): compute the offset and feed the servo. */
+static void
+slave_sync_complete(struct cport *p)
+{
+	int64_t offset, t2;
+	int rc;
+
+	p->sync_valid = 0;
+	p->last_sync = p->sync;
+	p->last_sync_valid = 1;
+	if (!p->have_delay)
+		return;		/* no path delay yet: wait (as ptp4l) */
+	rc = delay_offset(&p->sync, p->asymmetry, p->path_delay, &offset,
+	    NULL);
+	if (rc < 0) {
+		p->dstats.invalid++;
+		return;
+	}
+	t2 = ts_to_ns(&p->sync.t2);
+	clock_synchronize(p->c, p, t2, offset,
+	    delay_scaled_to_ns(p->path_delay));
+}
+
+void
+slave_rx_sync(struct cport *p, const struct ptp_msg *m,
+    const struct ptp_timestamp *t2)
+{
+	if (!slave_state(p) || !from_parent(p, m) ||
+	    !clock_t2_ok(p->c, ts_to_ns(t2)))
+		return;
+	memset(&p->sync, 0, sizeof(p->sync));
+	p->sync.t2 = *t2;
+	p->sync.corr_sync = m->hdr.correction;
+	p->sync_seq = m->hdr.sequence_id;
+	p->sync_two_step = (m->hdr.flags & PTP_FLAG_TWO_STEP) != 0;
+	p->sync_valid = 1;
+	if (!p->sync_two_step) {
+		p->sync.t1 = m->body.sync.origin_timestamp;	/* one-step */
+		slave_sync_complete(p);
+		return;
+	}
+	/* Follow_Up may overtake its Sync on the general socket. */
+	if (p->fup_early && p->fup_seq == p->sync_seq) {
+		p->fup_early = 0;
+		p->sync.t1 = p->fup_t1;
+		p->sync.corr_follow_up = p->fup_corr;
+		slave_sync_complete(p);
+	}
+}
+
+void
+slave_rx_follow_up(struct cport *p, const struct ptp_msg *m)
+{
+	if (!slave_state(p) || !from_parent(p, m))
+		return;
+	if (p->sync_valid && p->sync_two_step &&
+	    m->hdr.sequence_id == p->sync_seq) {
+		p->sync.t1 = m->body.follow_up.precise_origin_timestamp;
+		p->sync.corr_follow_up = m->hdr.correction;
+		slave_sync_complete(p);
+		return;
+	}
+	/* Early (its Sync not yet here) or late (a newer Sync replaced it):
+	 * keep it for the Sync of the same sequenceId only. */
+	p->fup_early = 1;
+	p->fup_seq = m->hdr.sequence_id;
+	p->fup_t1 = m->body.follow_up.precise_origin_timestamp;
+	p->fup_corr = m->hdr.correction;
+}
+
+/* ---- E2E: Delay_Req / Delay_Resp (11.3) ---------------------------------- */
+
+void
+slave_send_delay_req(struct cport *p)
+{
+	struct ptp_msg m;
+
+	if (!slave_state(p) || p->delay_mechanism != DM_E2E ||
+	    !p->last_sync_valid)
+		return;
+	p->dreq_seq = p->seq_delay_req++;
+	p->dreq_pending = 1;
+	p->dreq_have_t3 = 0;
+	p->dresp_early = 0;
+	msg_header(p, &m, PTP_MT_DELAY_REQ, p->dreq_seq, LOG_INTERVAL_NONE);
+	m.hdr.correction = delay_req_correction(p->asymmetry);
+	if (msg_send(p, &m, NETD_DEST_PRIMARY, 1) != 0)
+		p->dreq_pending = 0;
+}
+
+static void
+slave_delay_complete(struct cport *p, int64_t raw)
+{
+	p->path_delay = filter_sample(p->delay_filter, raw);
+	p->have_delay = 1;
+}
+
+static void
+slave_e2e_complete(struct cport *p)
+{
+	int64_t mpd;
+	int rc;
+
+	p->dreq_pending = 0;
+	if (!p->last_sync_valid)
+		return;
+	rc = delay_e2e(&p->last_sync, &p->dreq, p->asymmetry, 1.0, &mpd,
+	    &p->dstats);
+	if (rc < 0)
+		return;
+	slave_delay_complete(p, mpd);
+}
+
+void
+slave_delay_req_tx_ts(struct cport *p, uint16_t seq,
+    const struct ptp_timestamp *t3)
+{
+	if (!p->dreq_pending || seq != p->dreq_seq)
+		return;
+	p->dreq.t3 = *t3;
+	p->dreq_have_t3 = 1;
+	if (p->dresp_early)
+		slave_e2e_complete(p);
+}
+
+void
+slave_rx_delay_resp(struct cport *p, const struct ptp_msg *m)
+{
+	const struct ptp_delay_resp *r = &m->body.delay_resp;
+
+	if (!slave_state(p) || !from_parent(p, m) || !p->dreq_pending ||
+	    m->hdr.sequence_id != p->dreq_seq ||
+	    !ptp_port_identity_equal(&r->requesting_port_identity,
+	    &p->identity))
+		return;
+	p->dreq.t4 = r->receive_timestamp;
+	p->dreq.corr_delay_resp = m->hdr.correction;
+	/* The master tells the rate it wants requests at (9.5.11.2). */
+	if (m->hdr.log_message_interval != LOG_INTERVAL_NONE &&
+	    m->hdr.log_message_interval >= -10 &&
+	    m->hdr.log_message_interval <= 10)
+		p->log_min_delay_req_interval = m->hdr.log_message_interval;
+	if (p->dreq_have_t3)
+		slave_e2e_complete(p);
+	else
+		p->dresp_early = 1;
+}
+
+/* ---- P2P: Pdelay_Req / Pdelay_Resp / Pdelay_Resp_Follow_Up (11.4) -------- */
+
+void
+p2p_send_pdelay_req(struct cport *p)
+{
+	struct ptp_msg m;
+
+	if (p->delay_mechanism != DM_P2P)
+		return;
+	p->pdreq_seq = p->seq_pdelay_req++;
+	p->pdreq_pending = 1;
+	p->pd_have_t1 = p->pd_have_resp = p->pd_have_fup = 0;
+	memset(&p->pd, 0, sizeof(p->pd));
+	msg_header(p, &m, PTP_MT_PDELAY_REQ, p->pdreq_seq, LOG_INTERVAL_NONE);
+	m.hdr.correction = delay_req_correction(p->asymmetry);
+	if (msg_send(p, &m, NETD_DEST_PDELAY, 1) != 0)
+		p->pdreq_pending = 0;
+}
+
+static void
+p2p_try_complete(struct cport *p)
+{
+	int64_t mld;
+
+	if (!p->pd_have_t1 || !p->pd_have_resp ||
+	    (p->pd_resp_two_step && !p->pd_have_fup))
+		return;
+	p->pdreq_pending = 0;
+	if (delay_p2p(&p->pd, p->asymmetry, 1.0, &mld, &p->dstats) < 0)
+		return;
+	slave_delay_complete(p, mld);
+}
+
+void
+p2p_pdelay_req_tx_ts(struct cport *p, uint16_t seq,
+    const struct ptp_timestamp *t1)
+{
+	if (!p->pdreq_pending || seq != p->pdreq_seq)
+		return;
+	p->pd.t1 = *t1;
+	p->pd_have_t1 = 1;
+	p2p_try_complete(p);
+}
+
+void
+p2p_rx_pdelay_resp(struct cport *p, const struct ptp_msg *m,
+    const struct ptp_timestamp *t4)
+{
+	const struct ptp_pdelay_resp *r = &m->body.pdelay_resp;
+
+	if (!p->pdreq_pending || m->hdr.sequence_id != p->pdreq_seq ||
+	    !ptp_port_identity_equal(&r->requesting_port_identity,
+	    &p->identity))
+		return;
+	if (p->pd_have_resp) {
+		/* Two responders on a point-to-point link (11.4.4, faulty
+		 * configuration): drop this measurement. */
+		p->pdreq_pending = 0;
+		return;
+	}
+	p->pd.t2 = r->request_receipt_timestamp;
+	p->pd.t4 = *t4;
+	p->pd.corr_resp = m->hdr.correction;
+	p->pd_resp_two_step = (m->hdr.flags & PTP_FLAG_TWO_STEP) != 0;
+	p->pd_responder = m->hdr.source_port_identity;
+	p->pd_have_resp = 1;
+	p2p_try_complete(p);
+}
+
+void
+p2p_rx_pdelay_resp_fup(struct cport *p, const struct ptp_msg *m)
+{
+	const struct ptp_pdelay_resp_fup *f = &m->body.pdelay_resp_fup;
+
+	if (!p->pdreq_pending || !p->pd_have_resp ||
+	    m->hdr.sequence_id != p->pdreq_seq ||
+	    !ptp_port_identity_equal(&f->requesting_port_identity,
+	    &p->identity) ||
+	    !ptp_port_identity_equal(&m->hdr.source_port_identity,
+	    &p->pd_responder))
+		return;
+	p->pd.t3 = f->response_origin_timestamp;
+	p->pd.corr_resp_fup = m->hdr.correction;
+	p->pd_have_fup = 1;
+	p2p_try_complete(p);
+}
