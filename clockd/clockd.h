@@ -91,9 +91,16 @@ struct cport {
 	uint16_t		 fup_seq;
 	struct ptp_timestamp	 fup_t1;
 	int64_t			 fup_corr;
-	/* the last complete Sync exchange (t1, t2) for E2E delay */
+	/* the last complete Sync exchange (t1, t2) for E2E delay, the one
+	 * before it, and the master/local rate ratio of the two: the E2E
+	 * delay must not take the local clock's frequency error (up to the
+	 * first step, tens of ppm) as path delay */
 	int			 last_sync_valid;
 	struct delay_sync	 last_sync;
+	int			 prev_sync_valid;
+	struct delay_sync	 prev_sync;
+	int			 have_rr;
+	double			 rate_ratio;
 
 	/* slave, E2E: the Delay_Req in flight */
 	int			 dreq_pending;

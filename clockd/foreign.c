@@ -63,7 +63,7 @@ fm_announce_timeout_random_ns(unsigned int receipt_timeout,
 	if (span > 255)
 		span = 255;
 	/* 15 random bits, (r + 1) / 2^15 in (0, 1] (ptp4l's resolution);
-	 * span_ns < 2^39, so the product stays below 2^54. */
+	 * span_ns <= 255 * 1024 s < 2^48, so the product stays below 2^63. */
 	span_ns = (uint64_t)span * (uint64_t)fm_interval_ns(log_interval);
 	return fm_announce_timeout_ns(receipt_timeout, log_interval) +
 	    (int64_t)((span_ns * ((rnd >> 17) + 1)) >> 15);

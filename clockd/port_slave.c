@@ -22,6 +22,8 @@ slave_reset(struct cport *p)
 	p->sync_valid = 0;
 	p->fup_early = 0;
 	p->last_sync_valid = 0;
+	p->prev_sync_valid = 0;	/* a ratio must not straddle a step */
+	p->have_rr = 0;
 	p->dreq_pending = 0;
 	p->dreq_have_t3 = 0;
 	p->dresp_early = 0;
@@ -48,8 +50,15 @@ slave_sync_complete(struct cport *p)
 	int rc;
 
 	p->sync_valid = 0;
+	if (p->last_sync_valid) {
+		p->prev_sync = p->last_sync;
+		p->prev_sync_valid = 1;
+	}
 	p->last_sync = p->sync;
 	p->last_sync_valid = 1;
+	if (p->prev_sync_valid)
+		p->have_rr = delay_sync_rate_ratio(&p->prev_sync,
+		    &p->last_sync, &p->rate_ratio) == 0;
 	if (!p->have_delay)
 		return;		/* no path delay yet: wait (as ptp4l) */
 	rc = delay_offset(&p->sync, p->asymmetry, p->path_delay, &offset,
@@ -144,10 +153,12 @@ slave_e2e_complete(struct cport *p)
 	int rc;
 
 	p->dreq_pending = 0;
-	if (!p->last_sync_valid)
+	/* Without a rate ratio the sample is biased by the frequency error;
+	 * one such sample in the filter bends the servo's estimate. */
+	if (!p->last_sync_valid || !p->have_rr)
 		return;
-	rc = delay_e2e(&p->last_sync, &p->dreq, p->asymmetry, 1.0, &mpd,
-	    &p->dstats);
+	rc = delay_e2e(&p->last_sync, &p->dreq, p->asymmetry, p->rate_ratio,
+	    &mpd, &p->dstats);
 	if (rc < 0)
 		return;
 	slave_delay_complete(p, mpd);

@@ -283,6 +283,29 @@ test_p2p_asymmetry_rate(void **state)
 	assert_int_equal(mld, S(50000));
 }
 
+/* Master/local ratio from two Syncs, corrections included. */
+static void
+test_sync_rate_ratio(void **state)
+{
+	struct delay_sync a = { TS(10, 0), TS(20, 0), S(7), 0 };
+	struct delay_sync b = { TS(11, 0), TS(21, 80000), S(7), 0 };
+	double rr = 0.0;
+
+	(void)state;
+	assert_int_equal(delay_sync_rate_ratio(&a, &b, &rr), 0);
+	assert_float_equal(rr, 1e9 / 1000080000.0, 1e-15);
+	/* Follow_Up corrections count like the Sync's: +100 ns. */
+	b.corr_follow_up = S(100);
+	assert_int_equal(delay_sync_rate_ratio(&a, &b, &rr), 0);
+	assert_float_equal(rr, 1000000100.0 / 1000080000.0, 1e-15);
+	/* Out of order, beyond 1 %, malformed. */
+	assert_int_equal(delay_sync_rate_ratio(&b, &a, &rr), -EINVAL);
+	b.t2 = TS(21, 20000000);
+	assert_int_equal(delay_sync_rate_ratio(&a, &b, &rr), -ERANGE);
+	b.t2.nsec = 1000000000;
+	assert_int_equal(delay_sync_rate_ratio(&a, &b, &rr), -EINVAL);
+}
+
 static void
 test_conversions(void **state)
 {
@@ -319,6 +342,7 @@ main(void)
 		cmocka_unit_test(test_p2p_two_step),
 		cmocka_unit_test(test_p2p_one_step),
 		cmocka_unit_test(test_p2p_asymmetry_rate),
+		cmocka_unit_test(test_sync_rate_ratio),
 		cmocka_unit_test(test_conversions),
 	};
 

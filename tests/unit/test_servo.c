@@ -116,7 +116,7 @@ simulate(const struct sim_cfg *c, struct sim_res *res)
 	struct delay_sync sy, prev;
 	struct delay_req rq;
 	double rr = 1.0;
-	int prev_valid = 0;
+	int prev_valid = 0, have_rr = 0;
 	struct win early = { 0 }, late = { 0 };
 	enum servo_state st;
 	long double x = c->offset0;	/* slave clock - master time, ns */
@@ -153,9 +153,12 @@ simulate(const struct sim_cfg *c, struct sim_res *res)
 		sy.t2 = SLAVE_TS(T, c->sigma);
 		sync_valid = 1;
 		rr = 1.0;
-		if (c->use_rr && prev_valid)
+		have_rr = 0;
+		if (c->use_rr && prev_valid) {
 			assert_int_equal(delay_sync_rate_ratio(&prev, &sy, &rr),
 			    0);
+			have_rr = 1;
+		}
 		prev = sy;
 		prev_valid = 1;
 
@@ -196,7 +199,10 @@ simulate(const struct sim_cfg *c, struct sim_res *res)
 			rq.t3 = SLAVE_TS(T, c->sigma);
 			rq.t4 = delay_ts_from_ns(T + (int64_t)c->delay);
 			rq.corr_delay_resp = 0;
-			if (sync_valid) {
+			/* With rate ratios, wait for the first: a delay
+			 * sample of another bias would bend the PI's
+			 * frequency estimate. */
+			if (sync_valid && (have_rr || !c->use_rr)) {
 				int64_t raw;
 
 				assert_true(delay_e2e(&sy, &rq, 0, rr, &raw,

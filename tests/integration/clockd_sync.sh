@@ -1,0 +1,84 @@
+#!/bin/bash
+# clockd_sync.sh - a ptpsep master and a ptpsep slave in two network
+# namespaces over one veth, for each transport (L2, UDPv4, UDPv6) and delay
+# mechanism (E2E, P2P).  The slave's virtual clock starts 1.5 s and +80 ppm
+# off; it must step once, then stay locked: over the MEASURE seconds after
+# lock, offset RMS < 1.5 us and max |offset| < 5 us (software timestamps).
+#
+#   BUILD=build/default tests/integration/clockd_sync.sh [TRANSPORT DELAY]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+MEASURE=${MEASURE:-60}
+LOCK_TIMEOUT=${LOCK_TIMEOUT:-60}
+RMS_MAX=1500
+ABS_MAX=5000
+
+# run_case TRANSPORT DELAY
+run_case() {
+	local tr=$1 dm=$2 tag m s dm_dir sl_dir t0 lockline lines
+	tag="cs${$}${tr:0:2}${dm:0:1}"
+	m="${tag}m"; s="${tag}s"
+	itest_pair "$m" "$s"
+	itest_tmpdir dm_dir
+	itest_tmpdir sl_dir
+	itest_conf "$dm_dir/ptp.conf" "$dm_dir" network_transport "$tr" \
+		delay_mechanism "$dm" priority1 100
+	itest_conf "$sl_dir/ptp.conf" "$sl_dir" network_transport "$tr" \
+		delay_mechanism "$dm" clientOnly 1 \
+		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000
+	itest_daemons "$m" "$dm_dir" "$dm_dir/ptp.conf" || return
+	itest_daemons "$s" "$sl_dir" "$sl_dir/ptp.conf" || return
+
+	# Lock: the first "s2" sample line.
+	t0=$SECONDS
+	until grep -q ' s2 freq' "$sl_dir/clockd.log"; do
+		if ((SECONDS - t0 > LOCK_TIMEOUT)); then
+			fail "$tr/$dm: no lock within ${LOCK_TIMEOUT}s"
+			tail -20 "$sl_dir/clockd.log"; tail -5 "$dm_dir/clockd.log"
+			return
+		fi
+		sleep 0.5
+	done
+	lockline=$(wc -l <"$sl_dir/clockd.log")
+	echo "INFO: $tr/$dm locked after $((SECONDS - t0)) s"
+	sleep "$MEASURE"
+	lines=$(tail -n +"$((lockline + 1))" "$sl_dir/clockd.log" |
+		grep 'master offset')
+	awk -v tag="$tr/$dm" -v rmsmax=$RMS_MAX -v absmax=$ABS_MAX '
+		{ for (i = 1; i <= NF; i++) if ($i == "offset") o = $(i + 1);
+		  for (i = 1; i <= NF; i++) if ($i == "delay") d = $(i + 1);
+		  for (i = 1; i <= NF; i++) if ($i ~ /^s[0-9]$/) st = $i;
+		  n++; sq += o * o; a = o < 0 ? -o : o; if (a > mx) mx = a;
+		  dsum += d; if (st != "s2" && st != "s3") unl++ }
+		END {
+		  if (n == 0) { print "FAIL: " tag ": no samples after lock"; exit 1 }
+		  rms = sqrt(sq / n);
+		  printf "INFO: %s: %d samples, offset rms %.0f ns, max %d ns, mean path delay %.0f ns, %d not locked\n", tag, n, rms, mx, dsum / n, unl;
+		  ok = rms < rmsmax && mx < absmax && unl == 0;
+		  printf "%s: %s: rms %.0f < %d, max %d < %d, stayed locked\n", ok ? "PASS" : "FAIL", tag, rms, rmsmax, mx, absmax;
+		  exit !ok }' <<<"$lines" || itest_fails=$((itest_fails + 1))
+	local steps
+	steps=$(grep -c 'stepping the clock' "$sl_dir/clockd.log")
+	if [ "$steps" = 1 ]; then
+		pass "$tr/$dm: the slave stepped exactly once"
+	else
+		fail "$tr/$dm: the slave stepped $steps times"
+	fi
+	if grep -q 'stepping the clock' "$dm_dir/clockd.log"; then
+		fail "$tr/$dm: the master stepped its clock"
+	fi
+}
+
+if [ $# -ge 2 ]; then
+	run_case "$1" "$2"
+else
+	for tr in L2 UDPv4 UDPv6; do
+		for dm in E2E P2P; do
+			run_case "$tr" "$dm"
+		done
+	done
+fi
+echo "clockd_sync: $itest_fails failure(s)"
+[ "$itest_fails" = 0 ]
