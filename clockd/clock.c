@@ -283,6 +283,48 @@ clock_t2_ok(const struct clockd *c, int64_t t2)
 	    t2 <= c->step_now + since + STEP_GUARD_NS;
 }
 
+/*
+ * Spike filter.  With software timestamps a Sync now and then reaches the
+ * slave tens of microseconds late (the receiving CPU was busy): that
+ * offset is a measurement error, not a clock error, and a PI servo fed
+ * with it slews the clock away for tens of seconds.  While locked, an
+ * offset beyond SPIKE_K times the recent mean |offset| (and beyond
+ * SPIKE_FLOOR_NS) is not given to the servo; a run of SPIKE_MAX_RUN such
+ * offsets in a row is taken as real (the master moved) and goes through.
+ * ptp4l has no such filter; it is counted and logged.
+ */
+#define SPIKE_K		6.0
+#define SPIKE_FLOOR_NS	2000.0
+#define SPIKE_MAX_RUN	3
+#define SPIKE_WARMUP	8
+
+static int
+clock_spike(struct clockd *c, int64_t offset)
+{
+	double a = fabs((double)offset);
+
+	if (c->servo_state != SERVO_LOCKED &&
+	    c->servo_state != SERVO_LOCKED_STABLE) {
+		c->jitter_n = 0;
+		c->spike_run = 0;
+		return 0;
+	}
+	if (c->jitter_n >= SPIKE_WARMUP && c->spike_run < SPIKE_MAX_RUN &&
+	    a > SPIKE_K * c->jitter && a > SPIKE_FLOOR_NS) {
+		c->spike_run++;
+		c->spikes++;
+		return 1;
+	}
+	c->spike_run = 0;
+	if (c->jitter_n == 0)
+		c->jitter = a;
+	else
+		c->jitter += (a - c->jitter) / 16.0;
+	if (c->jitter_n < SPIKE_WARMUP)
+		c->jitter_n++;
+	return 0;
+}
+
 void
 clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
     int64_t offset, int64_t delay)
@@ -296,6 +338,11 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	c->last_offset = offset;
 	if (c->servo == NULL || c->stepping)
 		return;
+	if (clock_spike(c, offset)) {
+		log_info("master offset %10" PRId64 " spike, not used "
+		    "(%" PRIu64 " so far)", offset, c->spikes);
+		return;
+	}
 	freq = servo_sample(c->servo, offset, (uint64_t)t2_ns, 1.0, &st);
 	c->servo_state = st;
 	if (cfg_get_int(c->cfg, NULL, "free_running")) {

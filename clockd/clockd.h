@@ -204,6 +204,12 @@ struct clockd {
 	double			 sum_sq, sum_freq, sum_delay;
 	int64_t			 last_offset;
 
+	/* spike filter of offsets while locked (clock.c) */
+	double			 jitter;	/* EWMA of |offset|, ns */
+	unsigned		 jitter_n;
+	unsigned		 spike_run;
+	uint64_t		 spikes;
+
 	struct event		*t_bmc;		/* deferred state decision */
 };
 

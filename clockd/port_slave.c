@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,10 @@ slave_sync_complete(struct cport *p)
 		return;
 	}
 	t2 = ts_to_ns(&p->sync.t2);
+	log_debug("port %u: sync %u t1 %" PRId64 " t2 %" PRId64 " corr %" PRId64
+	    " offset %" PRId64, p->identity.port_number, p->sync_seq,
+	    ts_to_ns(&p->sync.t1), t2, p->sync.corr_sync +
+	    p->sync.corr_follow_up, offset);
 	clock_synchronize(p->c, p, t2, offset,
 	    delay_scaled_to_ns(p->path_delay));
 }

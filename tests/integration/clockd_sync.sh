@@ -46,6 +46,20 @@ run_case() {
 	sleep "$MEASURE"
 	lines=$(tail -n +"$((lockline + 1))" "$sl_dir/clockd.log" |
 		grep 'master offset')
+	# Offsets the spike filter kept from the servo (a Sync delivered late
+	# on a busy host: a measurement error, not a clock error) are shown
+	# and counted, and must stay rare.
+	local spikes total
+	spikes=$(grep -c 'spike, not used' <<<"$lines")
+	total=$(grep -c . <<<"$lines")
+	if [ "$spikes" -gt 0 ]; then
+		echo "INFO: $tr/$dm: $spikes of $total offsets were spikes:" \
+			$(grep 'spike, not used' <<<"$lines" | awk '{print $4}')
+	fi
+	if ((spikes * 20 > total)); then
+		fail "$tr/$dm: $spikes of $total offsets were spikes (over 5%)"
+	fi
+	lines=$(grep -v 'spike, not used' <<<"$lines")
 	awk -v tag="$tr/$dm" -v rmsmax=$RMS_MAX -v absmax=$ABS_MAX '
 		{ for (i = 1; i <= NF; i++) if ($i == "offset") o = $(i + 1);
 		  for (i = 1; i <= NF; i++) if ($i == "delay") d = $(i + 1);

@@ -84,7 +84,7 @@ itest_daemons() {
 	local ns=$1 dir=$2 conf=$3
 	itest_start "$ns" "$dir/netd.log" "$NETD" -m -f "$conf"
 	itest_wait_file "$dir/netd.sock" 10 || { fail "netd did not start in $ns"; cat "$dir/netd.log"; return 1; }
-	itest_start "$ns" "$dir/clockd.log" "$CLOCKD" -m -f "$conf"
+	itest_start "$ns" "$dir/clockd.log" "$CLOCKD" -m -f "$conf" ${CLOCKD_ARGS:-}
 }
 
 # itest_conf FILE DIR KEY VALUE...: a configuration with sockets in DIR.
