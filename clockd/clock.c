@@ -296,7 +296,9 @@ clock_t2_ok(const struct clockd *c, int64_t t2)
 #define SPIKE_K		6.0
 #define SPIKE_FLOOR_NS	2000.0
 #define SPIKE_MAX_RUN	3
-#define SPIKE_WARMUP	8
+/* |offset| assumed at lock, before there is a history (software time
+ * stamps on a veth: a few hundred ns to a microsecond). */
+#define SPIKE_JITTER0	1000.0
 
 static int
 clock_spike(struct clockd *c, int64_t offset)
@@ -305,23 +307,18 @@ clock_spike(struct clockd *c, int64_t offset)
 
 	if (c->servo_state != SERVO_LOCKED &&
 	    c->servo_state != SERVO_LOCKED_STABLE) {
-		c->jitter_n = 0;
+		c->jitter = SPIKE_JITTER0;
 		c->spike_run = 0;
 		return 0;
 	}
-	if (c->jitter_n >= SPIKE_WARMUP && c->spike_run < SPIKE_MAX_RUN &&
-	    a > SPIKE_K * c->jitter && a > SPIKE_FLOOR_NS) {
+	if (c->spike_run < SPIKE_MAX_RUN && a > SPIKE_K * c->jitter &&
+	    a > SPIKE_FLOOR_NS) {
 		c->spike_run++;
 		c->spikes++;
 		return 1;
 	}
 	c->spike_run = 0;
-	if (c->jitter_n == 0)
-		c->jitter = a;
-	else
-		c->jitter += (a - c->jitter) / 16.0;
-	if (c->jitter_n < SPIKE_WARMUP)
-		c->jitter_n++;
+	c->jitter += (a - c->jitter) / 16.0;
 	return 0;
 }
 
@@ -568,4 +565,56 @@ clock_fini(struct clockd *c)
 	if (c->servo != NULL)
 		servo_destroy(c->servo);
 	event_free(c->t_bmc);
+}
+
+/* ---- run-time settings: ptpctl set, served by ctlsrv.c ---- */
+
+/* defaultDS.priority1 (8.2.1.4.1); the next state decision applies it. */
+int
+clock_set_priority1(struct clockd *c, uint8_t v)
+{
+	c->dds.priority1 = v;
+	clock_state_decision_soon(c);
+	return 0;
+}
+
+/* defaultDS.priority2 (8.2.1.4.2). */
+int
+clock_set_priority2(struct clockd *c, uint8_t v)
+{
+	c->dds.priority2 = v;
+	clock_state_decision_soon(c);
+	return 0;
+}
+
+/* defaultDS.clockQuality.clockClass; -1 if refused (slave-only: 255). */
+int
+clock_set_clock_class(struct clockd *c, uint8_t v)
+{
+	/* A slave-only clock has clockClass 255 (7.6.2.5). */
+	if (c->dds.slave_only && v != 255)
+		return -1;
+	c->dds.quality.clock_class = v;
+	clock_state_decision_soon(c);
+	return 0;
+}
+
+/* Port enable/disable (9.2.6.4, 9.2.6.5); -1 if there is no such port. */
+int
+clock_set_port_enabled(struct clockd *c, unsigned index, int enable)
+{
+	struct cport *p;
+
+	if (index >= c->nports)
+		return -1;
+	p = &c->ports[index];
+	if (!enable == !p->enabled)
+		return 0;
+	p->enabled = enable ? 1 : 0;
+	port_dispatch(p, enable ? EV_DESIGNATED_ENABLED :
+	    EV_DESIGNATED_DISABLED, 0);
+	/* Enabled without a link or netd: FAULTY until they come. */
+	if (enable && (!p->link_up || !netd_client_ready(c->netd)))
+		port_dispatch(p, EV_FAULT_DETECTED, 0);
+	return 0;
 }

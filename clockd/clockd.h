@@ -79,6 +79,11 @@ struct cport {
 	struct event		*t_qual;	/* PRE_MASTER qualification */
 	struct event		*t_fault;	/* FAULTY -> INITIALIZING */
 
+	/* master: when the next Sync and Announce are due (CLOCK_MONOTONIC
+	 * ns), kept on a fixed grid so that they never drift into each
+	 * other: an Announce queued just before a Sync delays the Sync's
+	 * software timestamps at the receiver on every other second */
+	int64_t			 next_sync, next_announce;
 	uint16_t		 seq_announce, seq_sync, seq_delay_req;
 	uint16_t		 seq_pdelay_req, seq_signaling;
 
@@ -206,7 +211,6 @@ struct clockd {
 
 	/* spike filter of offsets while locked (clock.c) */
 	double			 jitter;	/* EWMA of |offset|, ns */
-	unsigned		 jitter_n;
 	unsigned		 spike_run;
 	uint64_t		 spikes;
 
@@ -230,6 +234,11 @@ int	clock_t2_ok(const struct clockd *c, int64_t t2);
 void	clock_update_from_parent(struct clockd *c, const struct ptp_msg *m);
 void	clock_port_state_changed(struct clockd *c, struct cport *p,
 	    enum fsm_state old);
+/* Run-time settings (ptpctl set, ctlsrv.c); 0, or -1 if refused. */
+int	clock_set_priority1(struct clockd *c, uint8_t v);
+int	clock_set_priority2(struct clockd *c, uint8_t v);
+int	clock_set_clock_class(struct clockd *c, uint8_t v);
+int	clock_set_port_enabled(struct clockd *c, unsigned index, int enable);
 
 /* ---- port.c ---- */
 int	port_create(struct clockd *c, struct cport *p, unsigned index,

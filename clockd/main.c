@@ -26,8 +26,11 @@
 #include "cfg.h"
 #include "cli.h"
 #include "clockd.h"
+#include "ctlsrv.h"
 #include "log.h"
+#include "notify.h"
 #include "priv.h"
+#include "sandbox.h"
 
 static struct clockd clockd;
 
@@ -63,13 +66,15 @@ main(int argc, char **argv)
 	struct event_base *base;
 	struct event *sigint, *sigterm;
 	struct cfg *cfg;
+	struct ctlsrv *ctl;
 	const char *user;
 	enum cli_result r;
-	int rc;
+	int rc, selftest;
 
 	log_init("clockd", 1, LOG_LVL_INFO);
 	if ((cfg = cfg_new()) == NULL)
 		fatalx("cannot set up the configuration");
+	selftest = sandbox_take_selftest_flag(&argc, argv);
 	r = cli_parse(&cli, cfg, argc, argv);
 	if (r != CLI_RUN) {
 		cfg_free(cfg);
@@ -102,6 +107,7 @@ main(int argc, char **argv)
 		fatalx("event_base_new failed");
 	if (clock_init(&clockd, base, cfg) != 0)
 		fatalx("cannot set up the clock");
+	ctl = ctlsrv_start(&clockd);	/* NULL: runs without (logged) */
 	sigint = evsignal_new(base, SIGINT, main_ev_signal, base);
 	sigterm = evsignal_new(base, SIGTERM, main_ev_signal, base);
 	if (sigint == NULL || sigterm == NULL || event_add(sigint, NULL) ||
@@ -109,8 +115,16 @@ main(int argc, char **argv)
 		fatalx("cannot watch signals");
 	signal(SIGPIPE, SIG_IGN);
 
+	/* Everything is open: from here on only the loop's system calls. */
+	if (sandbox_install() != 0)
+		fatalx("cannot install the seccomp sandbox");
+	if (selftest)
+		sandbox_selftest();
+	(void)notify_send("READY=1");
 	event_base_dispatch(base);
+	(void)notify_send("STOPPING=1");
 
+	ctlsrv_stop(ctl);
 	clock_fini(&clockd);
 	event_free(sigint);
 	event_free(sigterm);

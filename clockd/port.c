@@ -180,9 +180,14 @@ port_enter(struct cport *p, enum fsm_state s)
 		    p->c->cds.steps_removed, p->log_announce_interval));
 		break;
 	case PS_MASTER:
-		/* Announce at once: other clocks' BMCA need not wait. */
-		port_arm(p->t_announce, 0);
+		/* Sync at once, Announce half a Sync interval later and from
+		 * then on the two on fixed grids half an interval apart. */
+		p->next_sync = clock_mono_ns();
+		p->next_announce = p->next_sync +
+		    port_interval_ns(p->log_sync_interval) / 2;
 		port_arm(p->t_sync, 0);
+		port_arm(p->t_announce,
+		    port_interval_ns(p->log_sync_interval) / 2);
 		break;
 	case PS_UNCALIBRATED:
 	case PS_SLAVE:
@@ -233,6 +238,18 @@ port_dispatch(struct cport *p, enum fsm_event ev, int master_diff)
 
 /* ---- timers ---- */
 
+/* The next point of a fixed grid after now (skipping missed ones). */
+static int64_t
+port_next_due(int64_t due, int64_t interval)
+{
+	int64_t now = clock_mono_ns();
+
+	due += interval;
+	if (due <= now)
+		due += ((now - due) / interval + 1) * interval;
+	return due;
+}
+
 static void
 port_ev_announce(evutil_socket_t fd, short what, void *arg)
 {
@@ -241,7 +258,9 @@ port_ev_announce(evutil_socket_t fd, short what, void *arg)
 	if (p->state != PS_MASTER)
 		return;
 	master_send_announce(p);
-	port_arm(p->t_announce, port_interval_ns(p->log_announce_interval));
+	p->next_announce = port_next_due(p->next_announce,
+	    port_interval_ns(p->log_announce_interval));
+	port_arm(p->t_announce, p->next_announce - clock_mono_ns());
 }
 
 static void
@@ -252,7 +271,9 @@ port_ev_sync(evutil_socket_t fd, short what, void *arg)
 	if (p->state != PS_MASTER)
 		return;
 	master_send_sync(p);
-	port_arm(p->t_sync, port_interval_ns(p->log_sync_interval));
+	p->next_sync = port_next_due(p->next_sync,
+	    port_interval_ns(p->log_sync_interval));
+	port_arm(p->t_sync, p->next_sync - clock_mono_ns());
 }
 
 static void

@@ -5,8 +5,14 @@
  *  - Sample 1 is kept.  Sample 2 comes at least min(0.016 / ki, 1000) s
  *    later (plus a 0.1 % margin); until then every sample only replaces
  *    sample 2 and the state stays UNLOCKED.  The frequency error is then
- *    the slope of the two offsets, added to the starting frequency, and the
+ *    the slope of the offsets, added to the starting frequency, and the
  *    servo returns JUMP or LOCKED (servo_step_wanted()).
+ *    One difference from ptp4l: the slope is the least-squares fit of
+ *    every offset of the wait (16 with software time stamps at 1 s), not
+ *    the line through its first and last.  With software time stamps one
+ *    late Sync at either end (tens of us, seen on a busy host) otherwise
+ *    puts ppm into the estimate, which the slow software integral (ki
+ *    0.001) then takes minutes to work off.
  *  - Then each sample gives  freq = kp * offset + ki * offset + drift,
  *    where drift, the integral, takes the ki term only while freq is not
  *    clamped (anti-windup).  An offset above step_threshold starts over
@@ -43,6 +49,8 @@ struct pi {
 	int64_t offset[2];
 	uint64_t local[2];
 	int count;		/* samples taken towards the estimate, 0..2 */
+	/* least-squares sums over the wait, times relative to local[0] in s */
+	double n, st, so, stt, sto;
 	double drift;		/* integral term, ppb (internal sign) */
 	double last_freq;
 	double kp, ki;
@@ -70,8 +78,19 @@ pi_estimate(struct pi *p, int64_t offset, uint64_t local_ts,
 {
 	double span, wait, slope;
 
+	double t, o, den;
+
 	p->offset[1] = offset;
 	p->local[1] = local_ts;
+	if (p->local[0] < p->local[1]) {
+		t = (double)(p->local[1] - p->local[0]) / SERVO_NSEC_PER_SEC;
+		o = (double)(p->offset[1] - p->offset[0]);
+		p->n += 1;
+		p->st += t;
+		p->so += o;
+		p->stt += t * t;
+		p->sto += t * o;
+	}
 	if (p->local[0] >= p->local[1]) {
 		/* Time went back (clock stepped under us): start over. */
 		p->count = 0;
@@ -92,6 +111,11 @@ pi_estimate(struct pi *p, int64_t offset, uint64_t local_ts,
 	 * already running at -drift ppb. */
 	slope = (double)(p->offset[1] - p->offset[0]) /
 	    (double)(p->local[1] - p->local[0]);
+	/* The fit over all samples (ns per s -> per ns); needs 3 points. */
+	den = p->n * p->stt - p->st * p->st;
+	if (p->n >= 3 && den > 0)
+		slope = (p->n * p->sto - p->st * p->so) / den /
+		    SERVO_NSEC_PER_SEC;
 	p->drift += (SERVO_NSEC_PER_SEC - p->drift) * slope;
 	p->drift = servo_clamp(&p->base, p->drift);
 
@@ -113,6 +137,9 @@ pi_sample(struct servo *s, int64_t offset, uint64_t local_ts, double weight,
 		p->offset[0] = offset;
 		p->local[0] = local_ts;
 		p->count = 1;
+		/* sample 1 is the origin of the fit: (0, 0) */
+		p->n = 1;
+		p->st = p->so = p->stt = p->sto = 0;
 		*state = SERVO_UNLOCKED;
 		break;
 	case 1:

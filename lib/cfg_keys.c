@@ -274,7 +274,9 @@ static const struct cfg_key keys[] = {
 	O_STR("clock_device", "system", check_clock_device),
 	G_ENU("clock_servo", IMPL, CFG_SERVO_PI, clock_servo_vals),
 	G_ENU("clock_type", UNIMPL, 0, clock_type_vals),
-	O_STR("clockd_ctl_socket", RUN_DIR "clockd-ctl.sock", check_socket_path),
+	/* In a directory of its own, owned by clockd_user: clockd creates the
+	 * socket after dropping privileges, and /run/ptpsep stays root's. */
+	O_STR("clockd_ctl_socket", RUN_DIR "clockd/ctl.sock", check_socket_path),
 	O_STR("clockd_user", "ptpsep-clockd", check_account),
 	P_STR4("cmlds.client_address", "/var/run/cmlds_client"),
 	P_INT4("cmlds.domainNumber", 0, 0, 255),
@@ -367,7 +369,7 @@ static const struct cfg_key keys[] = {
 	G_DBL("pi_proportional_norm_max", IMPL, 0.7, DBL_MIN, 1.0),
 	G_DBL("pi_proportional_scale", IMPL, 0.0, 0.0, DBL_MAX),
 	/* ptpsep's own: where clockd serves PTP management (pmc). */
-	O_STR("pmc_socket", RUN_DIR "pmc.sock", check_socket_path),
+	O_STR("pmc_socket", RUN_DIR "clockd/pmc.sock", check_socket_path),
 	/* 4.x: 0xFFFFFFFF in an int, that is -1, means "not set". */
 	P_INT4("power_profile.2011.grandmasterTimeInaccuracy", -1, -1, INT_MAX),
 	P_INT4("power_profile.2011.networkTimeInaccuracy", -1, -1, INT_MAX),

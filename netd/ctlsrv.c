@@ -3,146 +3,45 @@
  *
  * Anyone local may read netd's ports, sockets and counters (the socket is
  * 0666); nothing on this socket changes netd, so every request other than
- * Hello and NetdInfoRequest is answered with ERROR_NOT_SUPPORTED.  A client
- * that breaks the protocol is disconnected; the number of clients is
- * bounded so that a flood of connections cannot exhaust netd's fds.
+ * Hello and NetdInfoRequest is answered with ERROR_NOT_SUPPORTED.  The
+ * socket, the Hello and the limits on clients (their number, their rate, a
+ * client that breaks the protocol is dropped) are lib/ctlsock.c, shared
+ * with clockd's control socket.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 
-#include <event2/event.h>
-
+#include "ctlsock.h"
 #include "log.h"
 #include "netd.h"
-
-#define CTLSRV_MAX_CLIENTS	8
 
 typedef Ptpsep__Ctl__CtlRequest CtlRequest;
 typedef Ptpsep__Ctl__CtlResponse CtlResponse;
 
-struct netd_ctl_client {
-	struct netd_ctl_client	*next;
-	struct netd		*nd;
-	int			 fd;
-	int			 hello;
-	struct event		*ev;
-};
+static int ctlsrv_serve(void *arg, struct ctlsock_client *cl,
+    const CtlRequest *req);
 
-static void ctlsrv_ev_accept(evutil_socket_t fd, short what, void *arg);
-static void ctlsrv_ev_client(evutil_socket_t fd, short what, void *arg);
+static const struct ctlsock_ops ctlsrv_ops = {
+	.name = "netd_ctl_socket",
+	.role = PTPSEP__ROLE__ROLE_NETD,
+	.serve = ctlsrv_serve,
+};
 
 int
 ctlsrv_listen(struct netd *nd, const char *path)
 {
-	struct sockaddr_un sun;
-	int fd;
-
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
-		log_warnx("netd_ctl_socket %s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	strcpy(sun.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	(void)unlink(path);
 	/* Read-only information: any local user may ask (DESIGN.md). */
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
-	    chmod(path, 0666) != 0 || listen(fd, 8) != 0) {
-		log_warn("netd_ctl_socket %s", path);
-		close(fd);
-		return -errno;
-	}
-	nd->ctl_fd = fd;
-	nd->ctl_ev = event_new(nd->base, fd, EV_READ | EV_PERSIST,
-	    ctlsrv_ev_accept, nd);
-	if (nd->ctl_ev == NULL || event_add(nd->ctl_ev, NULL) != 0)
-		return -ENOMEM;
-	return 0;
-}
-
-static void
-ctlsrv_drop(struct netd_ctl_client *c)
-{
-	struct netd *nd = c->nd;
-	struct netd_ctl_client **pp;
-
-	for (pp = &nd->ctl_clients; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
-	}
-	nd->ctl_nclients--;
-	event_free(c->ev);
-	close(c->fd);
-	free(c);
+	nd->ctl = ctlsock_listen(nd->base, path, 0666, &ctlsrv_ops, nd);
+	return nd->ctl != NULL ? 0 : -1;
 }
 
 void
 ctlsrv_close_all(struct netd *nd)
 {
-	while (nd->ctl_clients != NULL)
-		ctlsrv_drop(nd->ctl_clients);
-	if (nd->ctl_ev != NULL)
-		event_free(nd->ctl_ev);
-	nd->ctl_ev = NULL;
-	if (nd->ctl_fd >= 0)
-		close(nd->ctl_fd);
-	nd->ctl_fd = -1;
-}
-
-static void
-ctlsrv_ev_accept(evutil_socket_t lfd, short what, void *arg)
-{
-	struct netd *nd = arg;
-	struct netd_ctl_client *c;
-	int fd;
-
-	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (nd->ctl_nclients >= CTLSRV_MAX_CLIENTS ||
-	    (c = calloc(1, sizeof(*c))) == NULL) {
-		close(fd);
-		return;
-	}
-	c->nd = nd;
-	c->fd = fd;
-	c->ev = event_new(nd->base, fd, EV_READ | EV_PERSIST,
-	    ctlsrv_ev_client, c);
-	if (c->ev == NULL || event_add(c->ev, NULL) != 0) {
-		if (c->ev != NULL)
-			event_free(c->ev);
-		close(fd);
-		free(c);
-		return;
-	}
-	c->next = nd->ctl_clients;
-	nd->ctl_clients = c;
-	nd->ctl_nclients++;
-}
-
-static void
-ctlsrv_error(struct netd_ctl_client *c, Ptpsep__ErrorCode code,
-    const char *text)
-{
-	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
-	Ptpsep__Error e;
-
-	ipc_error_init(&e, code, text);
-	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_ERROR;
-	r.error = &e;
-	(void)ipc_send_ctl_response(c->fd, &r);
+	ctlsock_close(nd->ctl, 0);
+	nd->ctl = NULL;
 }
 
 /* Appends the non-zero counters of arr as RefusedCount entries. */
@@ -244,10 +143,9 @@ ctlsrv_port(struct netd_port *p, struct ctlsrv_port_buf *b)
 	b->info.refused = b->refp;
 }
 
-static void
-ctlsrv_netd_info(struct netd_ctl_client *c)
+static int
+ctlsrv_netd_info(struct netd *nd, struct ctlsock_client *cl)
 {
-	struct netd *nd = c->nd;
 	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
 	Ptpsep__Ctl__NetdInfo info = PTPSEP__CTL__NETD_INFO__INIT;
 	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
@@ -257,13 +155,12 @@ ctlsrv_netd_info(struct netd_ctl_client *c)
 	uint64_t glob[NETD_REFUSE_MAX];
 	struct ctlsrv_port_buf *bufs;
 	size_t i, n = nd->nports < IPC_MAX_PORTS ? nd->nports : IPC_MAX_PORTS;
-	int j;
+	int j, rc;
 
 	bufs = calloc(n ? n : 1, sizeof(*bufs));
 	if (bufs == NULL) {
-		ctlsrv_error(c, PTPSEP__ERROR_CODE__ERROR_INTERNAL,
+		return ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_INTERNAL,
 		    "out of memory");
-		return;
 	}
 	for (i = 0; i < n; i++) {
 		ctlsrv_port(&nd->ports[i], &bufs[i]);
@@ -284,70 +181,18 @@ ctlsrv_netd_info(struct netd_ctl_client *c)
 	info.client_connections = nd->client_connections;
 	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_NETD_INFO;
 	r.netd_info = &info;
-	if (ipc_send_ctl_response(c->fd, &r) != IPC_OK)
-		log_debug("ctl: send NetdInfo: %s", ipc_detail());
+	rc = ctlsock_reply(cl, &r);
 	free(bufs);
+	return rc;
 }
 
-static void
-ctlsrv_ev_client(evutil_socket_t fd, short what, void *arg)
+static int
+ctlsrv_serve(void *arg, struct ctlsock_client *cl, const CtlRequest *req)
 {
-	struct netd_ctl_client *c = arg;
-	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
-	CtlRequest *req;
-	Ptpsep__Hello h;
-	int rc;
+	struct netd *nd = arg;
 
-	rc = ipc_recv_ctl_request(c->fd, &req);
-	if (rc == IPC_E_AGAIN)
-		return;
-	if (rc != IPC_OK) {
-		if (rc != IPC_E_EOF) {
-			log_debug("ctl client: %s (%s)", ipc_strerror(rc),
-			    ipc_detail());
-			ctlsrv_error(c, PTPSEP__ERROR_CODE__ERROR_PROTOCOL,
-			    ipc_strerror(rc));
-		}
-		ctlsrv_drop(c);
-		return;
-	}
-	if (!c->hello) {
-		if (req->body_case != PTPSEP__CTL__CTL_REQUEST__BODY_HELLO) {
-			ctlsrv_error(c, PTPSEP__ERROR_CODE__ERROR_PROTOCOL,
-			    "first message is not Hello");
-			goto drop;
-		}
-		if (ipc_hello_check(req->hello, PTPSEP__ROLE__ROLE_CTL) !=
-		    IPC_OK) {
-			ctlsrv_error(c,
-			    PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH,
-			    ipc_detail());
-			goto drop;
-		}
-		c->hello = 1;
-		ipc_hello_init(&h, PTPSEP__ROLE__ROLE_NETD);
-		r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_HELLO;
-		r.hello = &h;
-		(void)ipc_send_ctl_response(c->fd, &r);
-		ipc_free(&req->base);
-		return;
-	}
-	switch (req->body_case) {
-	case PTPSEP__CTL__CTL_REQUEST__BODY_NETD_INFO:
-		ctlsrv_netd_info(c);
-		break;
-	case PTPSEP__CTL__CTL_REQUEST__BODY_HELLO:
-		ctlsrv_error(c, PTPSEP__ERROR_CODE__ERROR_PROTOCOL,
-		    "Hello sent twice");
-		goto drop;
-	default:
-		ctlsrv_error(c, PTPSEP__ERROR_CODE__ERROR_NOT_SUPPORTED,
-		    "ptp-netd serves only NetdInfo; ask ptp-clockd");
-		break;
-	}
-	ipc_free(&req->base);
-	return;
-drop:
-	ipc_free(&req->base);
-	ctlsrv_drop(c);
+	if (req->body_case == PTPSEP__CTL__CTL_REQUEST__BODY_NETD_INFO)
+		return ctlsrv_netd_info(nd, cl);
+	return ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_NOT_SUPPORTED,
+	    "ptp-netd serves only NetdInfo; ask ptp-clockd");
 }

@@ -31,6 +31,7 @@
 #include "log.h"
 #include "netd.h"
 #include "nlmon.h"
+#include "notify.h"
 #include "priv.h"
 
 static struct netd netd;
@@ -190,7 +191,7 @@ main_run(struct netd *nd, const struct cli *cli)
 	char caps[128];
 	size_t i, nopen = 0;
 
-	nd->listen_fd = nd->client_fd = nd->ctl_fd = -1;
+	nd->listen_fd = nd->client_fd = -1;
 	nd->nports = cfg_port_count(nd->cfg);
 	if (nd->nports == 0)
 		fatalx("no ports: give -i IFACE or an [IFACE] section");
@@ -268,8 +269,10 @@ main_run(struct netd *nd, const struct cli *cli)
 		log_warnx("not started as root: privileges not changed");
 	}
 	log_info("ready: %zu port(s), netd_socket %s", nd->nports, sock);
+	(void)notify_send("READY=1");
 
 	event_base_dispatch(nd->base);
+	(void)notify_send("STOPPING=1");
 
 	relay_close_client(nd, NULL);
 	ctlsrv_close_all(nd);

@@ -58,7 +58,7 @@ struct netd_port {
 	uint64_t		 reopens;
 };
 
-struct netd_ctl_client;
+struct ctlsock;
 
 struct netd {
 	struct event_base	*base;
@@ -84,11 +84,8 @@ struct netd {
 	uint64_t		 client_connections;
 	uint64_t		 conn_refused[NETD_REFUSE_MAX];
 
-	/* ctlsrv.c: read-only control socket */
-	int			 ctl_fd;
-	struct event		*ctl_ev;
-	struct netd_ctl_client	*ctl_clients;
-	unsigned		 ctl_nclients;
+	/* ctlsrv.c: read-only control socket (lib/ctlsock.c) */
+	struct ctlsock		*ctl;
 
 	/* link monitor */
 	struct nlmon		*nl;

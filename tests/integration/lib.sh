@@ -88,16 +88,20 @@ itest_daemons() {
 }
 
 # itest_conf FILE DIR KEY VALUE...: a configuration with sockets in DIR.
+# clockd creates its control socket after dropping to clockd_user, so that
+# one lives in DIR/clockd, a directory owned by that user.
 itest_conf() {
 	local f=$1 dir=$2
 	shift 2
+	mkdir -p "$dir/clockd"
+	chown ptpsep-clockd "$dir/clockd" 2>/dev/null || true
 	{
 		echo "[global]"
 		echo "clock_device virtual"
 		echo "time_stamping software"
 		echo "netd_socket $dir/netd.sock"
 		echo "netd_ctl_socket $dir/netd-ctl.sock"
-		echo "clockd_ctl_socket $dir/clockd-ctl.sock"
+		echo "clockd_ctl_socket $dir/clockd/ctl.sock"
 		echo "pmc_socket $dir/pmc.sock"
 		while [ $# -ge 2 ]; do
 			echo "$1 $2"

@@ -28,7 +28,7 @@
 #include <linux/if_ether.h>
 
 #include "log.h"
-#include "netd/priv.h"
+#include "priv.h"
 
 struct status {
 	unsigned		uid[4], gid[4];

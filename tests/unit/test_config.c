@@ -492,9 +492,9 @@ test_defaults(void **state)
 	assert_string_equal(cfg_get_str(cfg, NULL, "netd_ctl_socket"),
 	    "/run/ptpsep/netd-ctl.sock");
 	assert_string_equal(cfg_get_str(cfg, NULL, "clockd_ctl_socket"),
-	    "/run/ptpsep/clockd-ctl.sock");
+	    "/run/ptpsep/clockd/ctl.sock");
 	assert_string_equal(cfg_get_str(cfg, NULL, "pmc_socket"),
-	    "/run/ptpsep/pmc.sock");
+	    "/run/ptpsep/clockd/pmc.sock");
 	assert_string_equal(cfg_get_str(cfg, NULL, "netd_user"),
 	    "ptpsep-netd");
 	assert_string_equal(cfg_get_str(cfg, NULL, "clockd_user"),

@@ -1,0 +1,508 @@
+/*
+ * ctlsrv.c - clockd_ctl_socket: what ptpctl asks ptp-clockd.
+ *
+ * Status, Ports, Dataset and ForeignMasters are read from struct clockd
+ * and answered to any local user (the socket is 0666).  SetRequest changes
+ * the clock and is served only to root and to members of admin_group, as
+ * the kernel reports the peer at connect() (SO_PEERCRED, SO_PEERGROUPS;
+ * lib/ctlsock.c).  NetdInfo belongs to netd's socket: ERROR_NOT_SUPPORTED.
+ *
+ * The socket, Hello and the limits on clients are lib/ctlsock.c, shared
+ * with netd.  Everything here runs inside one event callback and only
+ * reads the engine's structures, except the setters of clock.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cfg.h"
+#include "clockd.h"
+#include "ctlsock.h"
+#include "ctlsrv.h"
+#include "log.h"
+
+typedef Ptpsep__Ctl__CtlRequest CtlRequest;
+typedef Ptpsep__Ctl__CtlResponse CtlResponse;
+
+struct ctlsrv {
+	struct clockd	*c;
+	struct ctlsock	*cs;
+	int		 have_admin_gid;
+	gid_t		 admin_gid;
+};
+
+static int ctlsrv_serve(void *arg, struct ctlsock_client *cl,
+    const CtlRequest *req);
+
+static const struct ctlsock_ops ctlsrv_ops = {
+	.name = "clockd_ctl_socket",
+	.role = PTPSEP__ROLE__ROLE_CLOCKD,
+	.serve = ctlsrv_serve,
+};
+
+/* Creates the socket's directory if its parent lets clockd_user do so. */
+static void
+ctlsrv_mkdir_for(const char *path)
+{
+	char dir[128];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL || slash == dir)
+		return;
+	*slash = '\0';
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		log_debug("mkdir %s: %s", dir, strerror(errno));
+}
+
+struct ctlsrv *
+ctlsrv_start(struct clockd *c)
+{
+	const char *path = cfg_get_str(c->cfg, NULL, "clockd_ctl_socket");
+	const char *group = cfg_get_str(c->cfg, NULL, "admin_group");
+	struct ctlsrv *s;
+	struct group *gr;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		log_warn("clockd_ctl_socket");
+		return NULL;
+	}
+	s->c = c;
+	if ((gr = getgrnam(group)) != NULL) {
+		s->admin_gid = gr->gr_gid;
+		s->have_admin_gid = 1;
+	} else {
+		log_warnx("admin_group %s does not exist: only root may change "
+		    "settings with ptpctl set", group);
+	}
+	ctlsrv_mkdir_for(path);
+	s->cs = ctlsock_listen(c->base, path, 0666, &ctlsrv_ops, s);
+	if (s->cs == NULL) {
+		log_warnx("no control socket: ptpctl cannot reach this clockd "
+		    "(the directory of clockd_ctl_socket %s must be writable "
+		    "by clockd_user)", path);
+		free(s);
+		return NULL;
+	}
+	log_info("control socket %s", path);
+	return s;
+}
+
+void
+ctlsrv_stop(struct ctlsrv *s)
+{
+	if (s == NULL)
+		return;
+	ctlsock_close(s->cs, 1);
+	free(s);
+}
+
+/* ---- message builders: they borrow from the engine and the caller ---- */
+
+static void
+ctlsrv_bytes(ProtobufCBinaryData *b, const uint8_t *id, int present)
+{
+	b->len = present ? PTP_CLOCK_ID_LEN : 0;
+	b->data = present ? (uint8_t *)(uintptr_t)id : NULL;
+}
+
+static void
+ctlsrv_port_identity(Ptpsep__PortIdentity *m,
+    const struct ptp_port_identity *id)
+{
+	ptpsep__port_identity__init(m);
+	ctlsrv_bytes(&m->clock_identity, id->clock_identity, 1);
+	m->port_number = id->port_number;
+}
+
+static void
+ctlsrv_quality(Ptpsep__ClockQuality *m, const struct ptp_clock_quality *q)
+{
+	ptpsep__clock_quality__init(m);
+	m->clock_class = q->clock_class;
+	m->clock_accuracy = q->clock_accuracy;
+	m->offset_scaled_log_variance = q->offset_scaled_log_variance;
+}
+
+static Ptpsep__Ctl__ServoState
+ctlsrv_servo_state(enum servo_state st)
+{
+	switch (st) {
+	case SERVO_JUMP:
+		return PTPSEP__CTL__SERVO_STATE__SERVO_STATE_JUMP;
+	case SERVO_LOCKED:
+	case SERVO_LOCKED_STABLE:
+		return PTPSEP__CTL__SERVO_STATE__SERVO_STATE_LOCKED;
+	case SERVO_UNLOCKED:
+		break;
+	}
+	return PTPSEP__CTL__SERVO_STATE__SERVO_STATE_UNLOCKED;
+}
+
+static void
+ctlsrv_port_status(Ptpsep__Ctl__PortStatus *m, const struct cport *p,
+    int64_t now)
+{
+	ptpsep__ctl__port_status__init(m);
+	m->port_number = p->identity.port_number;
+	m->iface = (char *)(uintptr_t)p->iface;
+	m->state = (Ptpsep__Ctl__PortState)p->state;
+	m->since_state_change_ms = now > p->state_since ?
+	    (uint64_t)(now - p->state_since) / 1000000u : 0;
+}
+
+static void
+ctlsrv_default_ds(Ptpsep__Ctl__DefaultDS *m, Ptpsep__ClockQuality *q,
+    const struct clockd *c)
+{
+	ptpsep__ctl__default_ds__init(m);
+	ctlsrv_bytes(&m->clock_identity, c->dds.clock_identity, c->have_ports);
+	m->number_ports = c->dds.number_ports;
+	ctlsrv_quality(q, &c->dds.quality);
+	m->clock_quality = q;
+	m->priority1 = c->dds.priority1;
+	m->priority2 = c->dds.priority2;
+	m->domain_number = c->dds.domain_number;
+	m->slave_only = c->dds.slave_only != 0;
+	m->two_step_flag = c->dds.two_step != 0;
+	m->sdo_id = c->dds.sdo_id;
+}
+
+static int
+ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
+{
+	const struct clockd *c = s->c;
+	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
+	Ptpsep__Ctl__Status st = PTPSEP__CTL__STATUS__INIT;
+	Ptpsep__Ctl__PortStatus ps[CLOCKD_MAX_PORTS];
+	Ptpsep__Ctl__PortStatus *pp[CLOCKD_MAX_PORTS];
+	int64_t now = clock_mono_ns();
+	unsigned i;
+
+	ctlsrv_bytes(&st.clock_identity, c->dds.clock_identity, c->have_ports);
+	ctlsrv_bytes(&st.gm_identity, c->pds.gm_identity, c->have_ports);
+	st.offset_ns = c->cds.offset_from_master;
+	st.mean_path_delay_ns = c->cds.mean_path_delay;
+	st.freq_ppb = isfinite(c->freq_ppb) ? c->freq_ppb : 0.0;
+	st.servo_state = ctlsrv_servo_state(c->servo_state);
+	st.gm_clock_class = c->pds.gm_quality.clock_class;
+	st.steps_removed = c->cds.steps_removed;
+	for (i = 0; i < c->nports && i < IPC_MAX_PORTS; i++) {
+		ctlsrv_port_status(&ps[i], &c->ports[i], now);
+		pp[i] = &ps[i];
+	}
+	st.n_ports = i;
+	st.ports = pp;
+	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_STATUS;
+	r.status = &st;
+	return ctlsock_reply(cl, &r);
+}
+
+static int
+ctlsrv_ports(struct ctlsrv *s, struct ctlsock_client *cl)
+{
+	const struct clockd *c = s->c;
+	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
+	Ptpsep__Ctl__Ports ports = PTPSEP__CTL__PORTS__INIT;
+	Ptpsep__Ctl__PortInfo pi[CLOCKD_MAX_PORTS];
+	Ptpsep__Ctl__PortInfo *pp[CLOCKD_MAX_PORTS];
+	Ptpsep__Ctl__PortStatus ps[CLOCKD_MAX_PORTS];
+	Ptpsep__PortIdentity id[CLOCKD_MAX_PORTS];
+	int sw = cfg_get_int(c->cfg, NULL, "time_stamping") == CFG_TS_SOFTWARE;
+	int64_t now = clock_mono_ns();
+	unsigned i;
+
+	for (i = 0; i < c->nports && i < IPC_MAX_PORTS; i++) {
+		const struct cport *p = &c->ports[i];
+
+		ptpsep__ctl__port_info__init(&pi[i]);
+		ctlsrv_port_status(&ps[i], p, now);
+		ctlsrv_port_identity(&id[i], &p->identity);
+		pi[i].status = &ps[i];
+		pi[i].port_identity = &id[i];
+		pi[i].transport = (Ptpsep__Transport)p->transport;
+		pi[i].ts_mode = sw ? PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE :
+		    PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE;
+		pi[i].delay_mechanism =
+		    (Ptpsep__Ctl__DelayMechanism)p->delay_mechanism;
+		pi[i].link_up = p->link_up != 0;
+		pi[i].enabled = p->enabled != 0;
+		pp[i] = &pi[i];
+	}
+	ports.n_ports = i;
+	ports.ports = pp;
+	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_PORTS;
+	r.ports = &ports;
+	return ctlsock_reply(cl, &r);
+}
+
+static int
+ctlsrv_dataset(struct ctlsrv *s, struct ctlsock_client *cl,
+    const Ptpsep__Ctl__DatasetRequest *req)
+{
+	const struct clockd *c = s->c;
+	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
+	Ptpsep__Ctl__Dataset ds = PTPSEP__CTL__DATASET__INIT;
+	Ptpsep__Ctl__DefaultDS dds;
+	Ptpsep__Ctl__CurrentDS cds = PTPSEP__CTL__CURRENT_DS__INIT;
+	Ptpsep__Ctl__ParentDS pds = PTPSEP__CTL__PARENT_DS__INIT;
+	Ptpsep__Ctl__TimePropertiesDS tds =
+	    PTPSEP__CTL__TIME_PROPERTIES_DS__INIT;
+	Ptpsep__Ctl__PortDS pds_port = PTPSEP__CTL__PORT_DS__INIT;
+	Ptpsep__ClockQuality q;
+	Ptpsep__PortIdentity id;
+	const struct cport *p;
+
+	switch (req->kind) {
+	case PTPSEP__CTL__DATASET_KIND__DATASET_DEFAULT:
+		ctlsrv_default_ds(&dds, &q, c);
+		ds.ds_case = PTPSEP__CTL__DATASET__DS_DEFAULT_DS;
+		ds.default_ds = &dds;
+		break;
+	case PTPSEP__CTL__DATASET_KIND__DATASET_CURRENT:
+		cds.steps_removed = c->cds.steps_removed;
+		cds.offset_from_master_ns = c->cds.offset_from_master;
+		cds.mean_delay_ns = c->cds.mean_path_delay;
+		ds.ds_case = PTPSEP__CTL__DATASET__DS_CURRENT_DS;
+		ds.current_ds = &cds;
+		break;
+	case PTPSEP__CTL__DATASET_KIND__DATASET_PARENT:
+		if (c->have_ports) {
+			ctlsrv_port_identity(&id,
+			    &c->pds.parent_port_identity);
+			pds.parent_port_identity = &id;
+		}
+		ctlsrv_bytes(&pds.grandmaster_identity, c->pds.gm_identity,
+		    c->have_ports);
+		ctlsrv_quality(&q, &c->pds.gm_quality);
+		pds.grandmaster_clock_quality = &q;
+		pds.grandmaster_priority1 = c->pds.gm_priority1;
+		pds.grandmaster_priority2 = c->pds.gm_priority2;
+		/* Parent statistics are not computed (parentStats FALSE). */
+		pds.observed_parent_offset_scaled_log_variance = 0xffff;
+		pds.observed_parent_clock_phase_change_rate = 0x7fffffff;
+		ds.ds_case = PTPSEP__CTL__DATASET__DS_PARENT_DS;
+		ds.parent_ds = &pds;
+		break;
+	case PTPSEP__CTL__DATASET_KIND__DATASET_TIME_PROPERTIES:
+		tds.current_utc_offset = c->tds.current_utc_offset;
+		tds.current_utc_offset_valid =
+		    (c->tds.flags & PTP_FLAG_UTC_OFFSET_VALID) != 0;
+		tds.leap59 = (c->tds.flags & PTP_FLAG_LEAP59) != 0;
+		tds.leap61 = (c->tds.flags & PTP_FLAG_LEAP61) != 0;
+		tds.time_traceable =
+		    (c->tds.flags & PTP_FLAG_TIME_TRACEABLE) != 0;
+		tds.frequency_traceable =
+		    (c->tds.flags & PTP_FLAG_FREQ_TRACEABLE) != 0;
+		tds.ptp_timescale = (c->tds.flags & PTP_FLAG_PTP_TIMESCALE) != 0;
+		tds.time_source = c->tds.time_source;
+		ds.ds_case = PTPSEP__CTL__DATASET__DS_TIME_PROPERTIES_DS;
+		ds.time_properties_ds = &tds;
+		break;
+	case PTPSEP__CTL__DATASET_KIND__DATASET_PORT:
+		if (req->port_number < 1 || req->port_number > c->nports)
+			return ctlsock_error(cl,
+			    PTPSEP__ERROR_CODE__ERROR_BAD_ARGUMENT,
+			    "no such port");
+		p = &c->ports[req->port_number - 1];
+		ctlsrv_port_identity(&id, &p->identity);
+		pds_port.port_identity = &id;
+		pds_port.port_state = (Ptpsep__Ctl__PortState)p->state;
+		pds_port.log_min_delay_req_interval =
+		    p->log_min_delay_req_interval;
+		pds_port.mean_link_delay_ns = p->delay_mechanism == DM_P2P &&
+		    p->have_delay ? delay_scaled_to_ns(p->path_delay) : 0;
+		pds_port.log_announce_interval = p->log_announce_interval;
+		pds_port.announce_receipt_timeout =
+		    p->announce_receipt_timeout;
+		pds_port.log_sync_interval = p->log_sync_interval;
+		pds_port.delay_mechanism =
+		    (Ptpsep__Ctl__DelayMechanism)p->delay_mechanism;
+		pds_port.log_min_pdelay_req_interval =
+		    p->log_min_pdelay_req_interval;
+		pds_port.version_number = PTP_VERSION;
+		pds_port.minor_version_number = PTP_MINOR_VERSION;
+		pds_port.delay_asymmetry_ns = delay_scaled_to_ns(p->asymmetry);
+		ds.ds_case = PTPSEP__CTL__DATASET__DS_PORT_DS;
+		ds.port_ds = &pds_port;
+		break;
+	default:
+		return ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_BAD_ARGUMENT,
+		    "no such dataset");
+	}
+	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_DATASET;
+	r.dataset = &ds;
+	return ctlsock_reply(cl, &r);
+}
+
+struct ctlsrv_fm_buf {
+	Ptpsep__Ctl__ForeignMaster	m;
+	Ptpsep__PortIdentity		id;
+	Ptpsep__ClockQuality		q;
+};
+
+static int
+ctlsrv_foreign(struct ctlsrv *s, struct ctlsock_client *cl,
+    const Ptpsep__Ctl__ForeignRequest *req)
+{
+	const struct clockd *c = s->c;
+	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
+	Ptpsep__Ctl__ForeignMasters fms = PTPSEP__CTL__FOREIGN_MASTERS__INIT;
+	Ptpsep__Ctl__ForeignMaster *pp[IPC_MAX_FOREIGN];
+	struct ctlsrv_fm_buf *b;
+	struct fm_info fi;
+	int64_t now = clock_mono_ns();
+	size_t n = 0, j;
+	unsigned i;
+	int rc;
+
+	if (req->port_number > c->nports)
+		return ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_BAD_ARGUMENT,
+		    "no such port");
+	if ((b = calloc(IPC_MAX_FOREIGN, sizeof(*b))) == NULL)
+		return ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_INTERNAL,
+		    "out of memory");
+	for (i = 0; i < c->nports; i++) {
+		const struct cport *p = &c->ports[i];
+
+		if (req->port_number != 0 && req->port_number != i + 1)
+			continue;
+		for (j = 0; j < fm_count(&p->foreign) && n < IPC_MAX_FOREIGN;
+		    j++) {
+			Ptpsep__Ctl__ForeignMaster *m = &b[n].m;
+			const struct fm_entry *e;
+
+			if (fm_get(&p->foreign, j, now, &fi) != 0)
+				continue;
+			e = fi.entry;
+			ptpsep__ctl__foreign_master__init(m);
+			m->port_number = p->identity.port_number;
+			ctlsrv_port_identity(&b[n].id,
+			    &e->hdr.source_port_identity);
+			m->port_identity = &b[n].id;
+			m->announce_messages = fi.count;
+			m->qualified = fi.qualified != 0;
+			m->last_announce_ms = fi.age_ns > 0 ?
+			    (uint64_t)fi.age_ns / 1000000u : 0;
+			ctlsrv_bytes(&m->gm_identity,
+			    e->announce.grandmaster_identity, 1);
+			m->gm_priority1 = e->announce.grandmaster_priority1;
+			ctlsrv_quality(&b[n].q,
+			    &e->announce.grandmaster_clock_quality);
+			m->gm_clock_quality = &b[n].q;
+			m->gm_priority2 = e->announce.grandmaster_priority2;
+			m->steps_removed = e->announce.steps_removed;
+			m->time_source = e->announce.time_source;
+			m->current_utc_offset = e->announce.current_utc_offset;
+			pp[n] = m;
+			n++;
+		}
+	}
+	fms.n_masters = n;
+	fms.masters = pp;
+	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_FOREIGN;
+	r.foreign = &fms;
+	rc = ctlsock_reply(cl, &r);
+	free(b);
+	return rc;
+}
+
+/*
+ * SetRequest: the caller's right first, then the value; one setting per
+ * request (ctl.proto), applied through clock.c's setters, answered with
+ * the defaultDS after it.
+ */
+static int
+ctlsrv_set(struct ctlsrv *s, struct ctlsock_client *cl,
+    const Ptpsep__Ctl__SetRequest *req)
+{
+	struct clockd *c = s->c;
+	const struct ctlsock_peer *peer = ctlsock_peer(cl);
+	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
+	Ptpsep__Ctl__SetReply rep = PTPSEP__CTL__SET_REPLY__INIT;
+	Ptpsep__Ctl__DefaultDS dds;
+	Ptpsep__ClockQuality q;
+	const char *what = "?";
+	uint32_t v = 0;
+	int rc = -1;
+
+	if (!ctlsock_peer_is_admin(peer, s->have_admin_gid, s->admin_gid)) {
+		log_info("ptpctl set refused: uid %u (pid %d) is not root nor "
+		    "in admin_group", (unsigned)peer->uid, (int)peer->pid);
+		return ctlsock_error(cl,
+		    PTPSEP__ERROR_CODE__ERROR_PERMISSION_DENIED,
+		    "changing settings needs root or admin_group");
+	}
+	switch (req->what_case) {
+	case PTPSEP__CTL__SET_REQUEST__WHAT_PRIORITY1:
+		what = "priority1";
+		v = req->priority1;
+		if (v <= 255)
+			rc = clock_set_priority1(c, (uint8_t)v);
+		break;
+	case PTPSEP__CTL__SET_REQUEST__WHAT_PRIORITY2:
+		what = "priority2";
+		v = req->priority2;
+		if (v <= 255)
+			rc = clock_set_priority2(c, (uint8_t)v);
+		break;
+	case PTPSEP__CTL__SET_REQUEST__WHAT_CLOCK_CLASS:
+		what = "clockClass";
+		v = req->clock_class;
+		if (v <= 255)
+			rc = clock_set_clock_class(c, (uint8_t)v);
+		break;
+	case PTPSEP__CTL__SET_REQUEST__WHAT_PORT_ENABLE:
+		if (req->port_enable == NULL)
+			break;
+		what = req->port_enable->enable ? "port enable" :
+		    "port disable";
+		v = req->port_enable->port_number;
+		if (v >= 1 && v <= c->nports)
+			rc = clock_set_port_enabled(c, v - 1,
+			    req->port_enable->enable);
+		break;
+	default:
+		break;
+	}
+	if (rc != 0)
+		return ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_BAD_ARGUMENT,
+		    "value out of range or not allowed for this clock");
+	log_info("ptpctl set %s %u by uid %u", what, (unsigned)v,
+	    (unsigned)peer->uid);
+	ctlsrv_default_ds(&dds, &q, c);
+	rep.default_ds = &dds;
+	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_SET;
+	r.set = &rep;
+	return ctlsock_reply(cl, &r);
+}
+
+static int
+ctlsrv_serve(void *arg, struct ctlsock_client *cl, const CtlRequest *req)
+{
+	struct ctlsrv *s = arg;
+
+	switch (req->body_case) {
+	case PTPSEP__CTL__CTL_REQUEST__BODY_STATUS:
+		return ctlsrv_status(s, cl);
+	case PTPSEP__CTL__CTL_REQUEST__BODY_PORTS:
+		return ctlsrv_ports(s, cl);
+	case PTPSEP__CTL__CTL_REQUEST__BODY_DATASET:
+		return ctlsrv_dataset(s, cl, req->dataset);
+	case PTPSEP__CTL__CTL_REQUEST__BODY_FOREIGN:
+		return ctlsrv_foreign(s, cl, req->foreign);
+	case PTPSEP__CTL__CTL_REQUEST__BODY_SET:
+		return ctlsrv_set(s, cl, req->set);
+	default:
+		break;
+	}
+	return ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_NOT_SUPPORTED,
+	    "ptp-clockd does not serve this; NetdInfo is ptp-netd's");
+}
