@@ -473,9 +473,14 @@ clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
 	int ok = r->status == PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
 
 	if (r->id == CLOCK_REQ_STATUS) {
+		/* On every (re)connection: the clock may be a new one (netd
+		 * restarted) or the same (clockd restarted); either way the
+		 * servo starts from the frequency the clock has now. */
 		c->freq_ppb = r->freq_ppb;
-		if (c->servo == NULL)
-			clock_create_servo(c, r->freq_ppb);
+		if (c->servo != NULL)
+			servo_destroy(c->servo);
+		c->servo = NULL;
+		clock_create_servo(c, r->freq_ppb);
 		return;
 	}
 	if (r->id == c->step_id && c->stepping) {
@@ -524,6 +529,8 @@ clock_init(struct clockd *c, struct event_base *base, struct cfg *cfg)
 	c->base = base;
 	c->cfg = cfg;
 	c->slave_port = -1;
+	/* Request ids after the one reserved for the start-up status read. */
+	c->clock_req_id = CLOCK_REQ_STATUS;
 	c->max_freq_ppb = 500000.0;
 	c->step_allowed = 1;
 

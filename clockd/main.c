@@ -6,7 +6,9 @@
  *   2. if started as root, drop at once to clockd_user with no capability
  *      at all (CapEff = CapPrm = CapBnd = 0) and no_new_privs; started as
  *      another user (systemd User=), make sure nothing is left either;
- *   3. connect to netd (netd_socket) and run the clock and its ports until
+ *   3. once its sockets and event loop are set up, install the seccomp
+ *      allow-list (sandbox.c) and tell systemd READY=1 (notify.c);
+ *   4. connect to netd (netd_socket) and run the clock and its ports until
  *      SIGINT/SIGTERM.  netd going away puts the ports FAULTY and clockd
  *      reconnects with backoff.
  */

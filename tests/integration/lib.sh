@@ -107,6 +107,38 @@ itest_conf() {
 			echo "$1 $2"
 			shift 2
 		done
-		echo "[eth0]"
+		for port in ${ITEST_PORTS:-eth0}; do
+			echo "[$port]"
+		done
 	} >"$f"
+}
+
+# itest_ns NS: an empty namespace with lo up.
+itest_ns() {
+	ip netns add "$1"
+	itest_nss+=("$1")
+	ip -n "$1" link set lo up
+}
+
+# itest_link NS_A IF_A NS_B IF_B: a veth between two namespaces, both up.
+itest_link() {
+	ip link add "$2" netns "$1" type veth peer name "$4" netns "$3"
+	ip -n "$1" link set "$2" up
+	ip -n "$3" link set "$4" up
+}
+
+# itest_wait_log FILE PATTERN SECONDS [FROM_LINE]: wait for a log line.
+itest_wait_log() {
+	local t0=$SECONDS from=${4:-1}
+	until tail -n +"$from" "$1" 2>/dev/null | grep -q -- "$2"; do
+		((SECONDS - t0 > $3)) && return 1
+		sleep 0.5
+	done
+	return 0
+}
+
+# itest_status_field NS DIR FIELD: one field of `ptpctl status --json`.
+itest_status_field() {
+	ip netns exec "$1" "$BUILD/ctl/ptpctl" -f "$2/ptp.conf" --json status |
+		python3 -c 'import json,sys; v=json.load(sys.stdin)[sys.argv[1]]; print(v)' "$3"
 }
