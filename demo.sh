@@ -38,7 +38,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 echo "demo.sh: building in build/demo"
-autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
+# A configure of this tree is kept up to date by make itself afterwards.
+[ -x configure ] || autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 mkdir -p build/demo
 (cd build/demo && { [ -f Makefile ] || "$top/configure" -q; } && make -s -j"$(nproc)" >/dev/null)
 b=$top/build/demo

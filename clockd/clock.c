@@ -40,6 +40,16 @@ clock_is_own(const struct clockd *c, const uint8_t *clock_identity)
 
 /* ---- datasets (9.3.5) ---- */
 
+static int
+clock_counts_ptp_time(const struct cfg *cfg)
+{
+	enum cfg_clock_kind kind;
+	int idx;
+
+	return cfg_clock_device_parse(cfg_get_str(cfg, NULL, "clock_device"),
+	    &kind, &idx) == 0 && kind == CFG_CLK_PHC;
+}
+
 /* Tables 30/31 (M1, M2): this clock is the grandmaster. */
 static void
 clock_update_grandmaster(struct clockd *c)
@@ -59,9 +69,11 @@ clock_update_grandmaster(struct clockd *c)
 	c->pds.gm_priority2 = c->dds.priority2;
 	c->tds.current_utc_offset = (int16_t)cfg_get_int(cfg, NULL,
 	    "utc_offset");
-	/* An unsynchronized local oscillator: PTP timescale, not traceable
-	 * (ptp4l's defaults for a grandmaster without a reference). */
-	c->tds.flags = PTP_FLAG_PTP_TIMESCALE;
+	/* Not traceable.  The system clock, and netd's virtual clock over
+	 * it, count UTC: ARB timescale, as ptp4l announces for CLOCK_REALTIME
+	 * (a PTP-timescale flag would make a slave on the system clock take
+	 * currentUtcOffset off every offset, 7.2.4); a PHC counts PTP time. */
+	c->tds.flags = clock_counts_ptp_time(cfg) ? PTP_FLAG_PTP_TIMESCALE : 0;
 	c->tds.time_source = (uint8_t)cfg_get_int(cfg, NULL, "timeSource");
 }
 

@@ -17,10 +17,10 @@ itest_fails=0
 itest_cleanup() {
 	local pid ns d
 	for pid in "${itest_pids[@]}"; do
-		kill "$pid" 2>/dev/null || true
+		[ -n "$pid" ] && kill "$pid" 2>/dev/null || true
 	done
 	for pid in "${itest_pids[@]}"; do
-		wait "$pid" 2>/dev/null || true
+		[ -n "$pid" ] && wait "$pid" 2>/dev/null || true
 	done
 	for ns in "${itest_nss[@]}"; do
 		ip netns del "$ns" 2>/dev/null || true
@@ -141,4 +141,80 @@ itest_wait_log() {
 itest_status_field() {
 	ip netns exec "$1" "$BUILD/ctl/ptpctl" -f "$2/ptp.conf" --json status |
 		python3 -c 'import json,sys; v=json.load(sys.stdin)[sys.argv[1]]; print(v)' "$3"
+}
+
+# Bounds on a locked slave's offsets with software time stamps over veth.
+ITEST_RMS_MAX=${ITEST_RMS_MAX:-1500}
+ITEST_ABS_MAX=${ITEST_ABS_MAX:-5000}
+
+# itest_measure TAG LOG FROM_LINE MODE: checks the offsets LOG printed after
+# line FROM_LINE, lines in ptp4l's form "master offset N sS freq F path
+# delay D" (clockd prints the same).
+#   MODE servo - a slave that disciplines its clock (clockd): a sample the
+#     spike filter kept from the servo ("spike, not used": a Sync delivered
+#     late on a busy host, a measurement error, not a clock error) is shown
+#     and counted, at most 5% of them may be, and it is left out; every
+#     other sample must be locked (s2 or s3).
+#   MODE free - a free-running slave (ptp4l with free_running 1, always
+#     s0) measuring a master that runs at the same rate: every sample
+#     counts, and besides RMS and max it is held to the same bounds about
+#     its mean: standard deviation, and max |offset - mean|.
+# Bounds: RMS < ITEST_RMS_MAX ns, max |offset| < ITEST_ABS_MAX ns.  Prints
+# INFO and PASS/FAIL lines (a FAIL counts in itest_fails), sets
+# itest_measured to "samples rms max mean sd maxdev delay" (ns), and
+# returns nonzero on failure.
+itest_measure() {
+	local tag=$1 log=$2 from=$3 mode=$4 lines spikes total out rc
+	itest_measured=""
+	lines=$(tail -n +"$((from + 1))" "$log" | grep 'master offset')
+	if [ "$mode" = servo ]; then
+		spikes=$(grep -c 'spike, not used' <<<"$lines")
+		total=$(grep -c . <<<"$lines")
+		if [ "$spikes" -gt 0 ]; then
+			echo "INFO: $tag: $spikes of $total offsets were spikes:" \
+				$(grep 'spike, not used' <<<"$lines" | awk '{print $4}')
+		fi
+		if ((spikes * 20 > total)); then
+			fail "$tag: $spikes of $total offsets were spikes (over 5%)"
+		fi
+		lines=$(grep -v 'spike, not used' <<<"$lines")
+	fi
+	out=$(awk -v tag="$tag" -v mode="$mode" \
+	    -v rmsmax="$ITEST_RMS_MAX" -v absmax="$ITEST_ABS_MAX" '
+		{ for (i = 1; i <= NF; i++) if ($i == "offset") o = $(i + 1);
+		  for (i = 1; i <= NF; i++) if ($i == "delay") d = $(i + 1);
+		  for (i = 1; i <= NF; i++) if ($i ~ /^s[0-9]$/) st = $i;
+		  n++; v[n] = o; sum += o; sq += o * o;
+		  a = o < 0 ? -o : o; if (a > mx) mx = a;
+		  dsum += d; if (st != "s2" && st != "s3") unl++ }
+		END {
+		  if (n == 0) { print "FAIL: " tag ": no samples after lock"; exit 1 }
+		  rms = sqrt(sq / n); mean = sum / n;
+		  for (i = 1; i <= n; i++) {
+		    dv = v[i] - mean; var += dv * dv; if (dv < 0) dv = -dv;
+		    if (dv > mdev) mdev = dv }
+		  sd = sqrt(var / n);
+		  printf "INFO: %s: %d samples, offset rms %.0f ns, max %d ns, mean %.0f ns, sd %.0f ns, max |o - mean| %.0f ns, mean path delay %.0f ns\n", tag, n, rms, mx, mean, sd, mdev, dsum / n;
+		  ok = rms < rmsmax && mx < absmax;
+		  if (mode == "servo") {
+		    ok = ok && unl == 0;
+		    printf "%s: %s: rms %.0f < %d, max %d < %d, stayed locked (%d samples not)\n", ok ? "PASS" : "FAIL", tag, rms, rmsmax, mx, absmax, unl;
+		  } else {
+		    ok = ok && sd < rmsmax && mdev < absmax;
+		    printf "%s: %s: rms %.0f < %d, max %d < %d, sd %.0f < %d, max |o - mean| %.0f < %d\n", ok ? "PASS" : "FAIL", tag, rms, rmsmax, mx, absmax, sd, rmsmax, mdev, absmax;
+		  }
+		  printf "%d %.0f %d %.0f %.0f %.0f %.0f\n", n, rms, mx, mean, sd, mdev, dsum / n;
+		  exit !ok }' <<<"$lines")
+	rc=$?
+	if [ "$(wc -w <<<"$(tail -n 1 <<<"$out")")" = 7 ]; then
+		itest_measured=$(tail -n 1 <<<"$out")
+		out=$(sed '$d' <<<"$out")
+	fi
+	echo "$out"
+	if [ $rc != 0 ]; then
+		itest_fails=$((itest_fails + 1))
+		echo "INFO: $tag: offsets after lock:" $(awk '{print $4}' <<<"$lines")
+		return 1
+	fi
+	return 0
 }

@@ -1,0 +1,368 @@
+/*
+ * pmcsock.c - management I/O of ptp-clockd: the pmc socket and the network
+ * path.  What to answer is mgmt.c's; who may change what is decided here
+ * (see pmcsock.h).
+ *
+ * The pmc socket is a Unix datagram socket, as ptp4l's uds_address: pmc
+ * binds a socket of its own (/var/run/pmc.PID, or -i PATH), sends one
+ * Management message per datagram as a bare PTP payload, and reads the
+ * responses that come back to that address.  A sender without an address
+ * cannot be answered and is ignored.  Each readiness reads a bounded
+ * number of datagrams so that a flooding local user cannot starve the
+ * clock's own events.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "cfg.h"
+#include "clockd.h"
+#include "ctlsock.h"
+#include "log.h"
+#include "mgmt.h"
+#include "pmcsock.h"
+#include "ptp_be.h"
+
+#define PMCSOCK_BURST		16	/* datagrams per readiness */
+#define PMCSOCK_MAX_MEMBERS	64	/* admin_group members remembered */
+
+struct pmcsock {
+	struct clockd		*c;
+	int			 fd;
+	struct event		*ev;
+	char			 path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int			 have_admin_gid;
+	gid_t			 admin_gid;
+	size_t			 nmembers;
+	uid_t			 members[PMCSOCK_MAX_MEMBERS];
+};
+
+/* Where one datagram's responses go. */
+struct pmcsock_peer {
+	struct pmcsock		*s;
+	struct sockaddr_un	 addr;
+	socklen_t		 addrlen;
+};
+
+static void pmcsock_ev_read(evutil_socket_t fd, short what, void *arg);
+
+/* A granted SET, through clock.c's setters. */
+static void
+pmcsock_apply(struct clockd *c, const struct mgmt_set *set, const char *who)
+{
+	int rc = -1;
+
+	switch (set->what) {
+	case MGMT_SET_PRIORITY1:
+		rc = clock_set_priority1(c, set->value);
+		break;
+	case MGMT_SET_PRIORITY2:
+		rc = clock_set_priority2(c, set->value);
+		break;
+	case MGMT_SET_NONE:
+		return;
+	}
+	log_info("management SET %s %u by %s%s",
+	    set->what == MGMT_SET_PRIORITY1 ? "PRIORITY1" : "PRIORITY2",
+	    (unsigned)set->value, who, rc == 0 ? "" : ": refused");
+}
+
+/* ---- the local socket ---- */
+
+/* Members of admin_group from the group database, as uids. */
+static void
+pmcsock_load_group(struct pmcsock *s, const char *group)
+{
+	struct group *gr;
+	struct passwd *pw;
+	char **m;
+
+	if ((gr = getgrnam(group)) == NULL) {
+		log_warnx("admin_group %s does not exist: only root may SET "
+		    "on pmc_socket", group);
+		return;
+	}
+	s->admin_gid = gr->gr_gid;
+	s->have_admin_gid = 1;
+	for (m = gr->gr_mem; m != NULL && *m != NULL; m++) {
+		if (s->nmembers == PMCSOCK_MAX_MEMBERS)
+			break;
+		if ((pw = getpwnam(*m)) != NULL)
+			s->members[s->nmembers++] = pw->pw_uid;
+	}
+}
+
+static int
+pmcsock_is_admin(const struct pmcsock *s, const struct ucred *cr)
+{
+	struct ctlsock_peer peer;
+	size_t i;
+
+	memset(&peer, 0, sizeof(peer));
+	peer.pid = cr->pid;
+	peer.uid = cr->uid;
+	peer.gid = cr->gid;
+	if (ctlsock_peer_is_admin(&peer, s->have_admin_gid, s->admin_gid))
+		return 1;
+	for (i = 0; i < s->nmembers; i++)
+		if (s->members[i] == cr->uid)
+			return 1;
+	return 0;
+}
+
+/* Creates the socket's directory if its parent lets clockd_user do so. */
+static void
+pmcsock_mkdir_for(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL || slash == dir)
+		return;
+	*slash = '\0';
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		log_debug("mkdir %s: %s", dir, strerror(errno));
+}
+
+struct pmcsock *
+pmcsock_start(struct clockd *c)
+{
+	const char *path = cfg_get_str(c->cfg, NULL, "pmc_socket");
+	struct sockaddr_un sun;
+	struct pmcsock *s;
+	int one = 1;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		log_warn("pmc_socket");
+		return NULL;
+	}
+	s->c = c;
+	s->fd = -1;
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		log_warnx("pmc_socket %s: path too long", path);
+		goto fail;
+	}
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	pmcsock_load_group(s, cfg_get_str(c->cfg, NULL, "admin_group"));
+	pmcsock_mkdir_for(path);
+
+	s->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s->fd < 0) {
+		log_warn("pmc_socket: socket");
+		goto fail;
+	}
+	/* The sender's uid and gid with every datagram (SCM_CREDENTIALS). */
+	if (setsockopt(s->fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one))) {
+		log_warn("pmc_socket: SO_PASSCRED");
+		goto fail;
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path));
+	(void)unlink(path);
+	if (bind(s->fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		log_warn("pmc_socket: bind %s (its directory must be writable "
+		    "by clockd_user)", path);
+		goto fail;
+	}
+	/* Any local user may send (GET); SET is checked per datagram. */
+	if (chmod(path, 0666) != 0) {
+		log_warn("pmc_socket: chmod %s", path);
+		goto fail_unlink;
+	}
+	s->ev = event_new(c->base, s->fd, EV_READ | EV_PERSIST,
+	    pmcsock_ev_read, s);
+	if (s->ev == NULL || event_add(s->ev, NULL) != 0) {
+		log_warnx("pmc_socket: cannot watch the socket");
+		goto fail_unlink;
+	}
+	log_info("management socket %s", path);
+	return s;
+
+fail_unlink:
+	(void)unlink(path);
+fail:
+	if (s->ev != NULL)
+		event_free(s->ev);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+	log_warnx("no pmc socket: pmc -u cannot reach this clockd");
+	return NULL;
+}
+
+void
+pmcsock_stop(struct pmcsock *s)
+{
+	if (s == NULL)
+		return;
+	event_free(s->ev);
+	close(s->fd);
+	(void)unlink(s->path);
+	free(s);
+}
+
+static int
+pmcsock_emit_local(void *arg, const uint8_t *msg, size_t len)
+{
+	struct pmcsock_peer *pp = arg;
+
+	/* A client that is gone or not reading loses its answer. */
+	if (sendto(pp->s->fd, msg, len, MSG_DONTWAIT,
+	    (struct sockaddr *)&pp->addr, pp->addrlen) < 0) {
+		log_debug("pmc_socket: reply to %s: %s", pp->addr.sun_path,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+pmcsock_ev_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct pmcsock *s = arg;
+	uint8_t buf[IPC_MAX_PTP_PAYLOAD];
+	union {
+		struct cmsghdr	align;
+		uint8_t		buf[CMSG_SPACE(sizeof(struct ucred))];
+	} ctl;
+	struct pmcsock_peer pp;
+	struct mgmt_src src;
+	struct mgmt_set set;
+	struct cmsghdr *cm;
+	struct ucred cr;
+	struct msghdr mh;
+	struct iovec iov;
+	char who[48];
+	ssize_t n;
+	int i, have_cr;
+
+	for (i = 0; i < PMCSOCK_BURST; i++) {
+		memset(&pp, 0, sizeof(pp));
+		pp.s = s;
+		iov.iov_base = buf;
+		iov.iov_len = sizeof(buf);
+		memset(&mh, 0, sizeof(mh));
+		mh.msg_name = &pp.addr;
+		mh.msg_namelen = sizeof(pp.addr);
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = ctl.buf;
+		mh.msg_controllen = sizeof(ctl.buf);
+		n = recvmsg(fd, &mh, MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK &&
+			    errno != EINTR)
+				log_warn("pmc_socket: recvmsg");
+			return;
+		}
+		pp.addrlen = mh.msg_namelen;
+		/* Truncated, or from an unbound socket: nothing to answer. */
+		if ((mh.msg_flags & MSG_TRUNC) || pp.addrlen <=
+		    offsetof(struct sockaddr_un, sun_path))
+			continue;
+		have_cr = 0;
+		for (cm = CMSG_FIRSTHDR(&mh); cm != NULL;
+		    cm = CMSG_NXTHDR(&mh, cm)) {
+			if (cm->cmsg_level == SOL_SOCKET &&
+			    cm->cmsg_type == SCM_CREDENTIALS &&
+			    cm->cmsg_len == CMSG_LEN(sizeof(cr))) {
+				memcpy(&cr, CMSG_DATA(cm), sizeof(cr));
+				have_cr = 1;
+			}
+		}
+		src.ingress = -1;
+		src.may_set = have_cr && pmcsock_is_admin(s, &cr);
+		(void)mgmt_process(s->c, buf, (size_t)n, &src,
+		    pmcsock_emit_local, &pp, &set);
+		if (set.what != MGMT_SET_NONE) {
+			snprintf(who, sizeof(who), "uid %u on pmc_socket",
+			    (unsigned)cr.uid);
+			pmcsock_apply(s->c, &set, who);
+		}
+	}
+}
+
+/* ---- the network ---- */
+
+static int
+pmcsock_emit_net(void *arg, const uint8_t *msg, size_t len)
+{
+	struct cport *p = arg;
+
+	/* To the primary multicast address out the ingress port, as ptp4l
+	 * answers a multicast request. */
+	if (netd_send_frame(p->c->netd, p->index, 0, NETD_DEST_PRIMARY, NULL,
+	    msg, len, COOKIE(p->index, PTP_MT_MANAGEMENT,
+	    ptp_get_be16(msg + 30)), 0) != 0)
+		return -1;
+	p->tx_msgs++;
+	return 0;
+}
+
+/*
+ * 15.3.3: a boundary clock passes a Management message with boundaryHops
+ * above zero on out its other ports, boundaryHops decremented; only ports
+ * taking part in synchronization, as ptp4l.  Loops end there: our own
+ * messages are dropped on receipt (port_rx) and every hop decrements.
+ */
+static void
+pmcsock_forward(struct cport *p, const uint8_t *buf, size_t len)
+{
+	struct clockd *c = p->c;
+	uint8_t out[IPC_MAX_PTP_PAYLOAD];
+	size_t n;
+	unsigned i;
+
+	if (c->nports < 2 || len > sizeof(out) || !mgmt_port_forwards(p->state))
+		return;
+	if ((n = mgmt_forward_copy(buf, len, out)) == 0)
+		return;
+	for (i = 0; i < c->nports; i++) {
+		struct cport *q = &c->ports[i];
+
+		if (q == p || !mgmt_port_forwards(q->state))
+			continue;
+		if (netd_send_frame(c->netd, q->index, 0, NETD_DEST_PRIMARY,
+		    NULL, out, n, COOKIE(q->index, PTP_MT_MANAGEMENT,
+		    ptp_get_be16(out + 30)), 0) == 0)
+			q->tx_msgs++;
+	}
+}
+
+void
+pmcsock_net_rx(struct cport *p, const uint8_t *buf, size_t len)
+{
+	struct clockd *c = p->c;
+	struct mgmt_src src;
+	struct mgmt_set set;
+	char who[48];
+	int rc;
+
+	pmcsock_forward(p, buf, len);
+	src.ingress = (int)(p - c->ports);
+	src.may_set = cfg_get_int(c->cfg, NULL, "mgmt_set_from_network");
+	rc = mgmt_process(c, buf, len, &src, pmcsock_emit_net, p, &set);
+	if (rc < 0)
+		log_debug("port %u: dropped management message: %s",
+		    p->identity.port_number, ptp_strerror(rc));
+	if (set.what != MGMT_SET_NONE) {
+		snprintf(who, sizeof(who), "the network on port %u",
+		    p->identity.port_number);
+		pmcsock_apply(c, &set, who);
+	}
+}

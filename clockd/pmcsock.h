@@ -1,0 +1,42 @@
+/*
+ * pmcsock.h - the I/O of PTP management (mgmt.c decides): the local
+ * datagram socket at pmc_socket that linuxptp's `pmc -u -s PATH` talks to
+ * unchanged, and the network path (Management messages that a port
+ * receives through netd, their responses, and boundary-hops forwarding).
+ *
+ * Who may SET:
+ *  - pmc_socket (mode 0666): any local user may GET; SET and COMMAND only
+ *    root and members of admin_group, checked per datagram from the
+ *    sender's SCM_CREDENTIALS (SO_PASSCRED): its uid 0, its gid being the
+ *    group's, or its uid being a member listed in the group database when
+ *    clockd started.  Others get NOT_SUPPORTED, as ptp4l answers a SET on
+ *    its read-only socket.
+ *  - the network: GET only, unless mgmt_set_from_network is 1.
+ */
+#ifndef PTPSEP_CLOCKD_PMCSOCK_H
+#define PTPSEP_CLOCKD_PMCSOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct clockd;
+struct cport;
+struct pmcsock;
+
+/*
+ * Binds pmc_socket (an existing file there is removed first).  Called
+ * after the privilege drop: its directory must be writable by
+ * clockd_user.  NULL on failure (logged); clockd runs on without it.
+ */
+struct pmcsock *pmcsock_start(struct clockd *c);
+void	pmcsock_stop(struct pmcsock *s);
+
+/*
+ * A Management message received on port p (port_rx(), which has checked
+ * the domain and that it is not our own): forwards it out the other ports
+ * of a boundary clock (15.3.3), answers it out p to the primary multicast
+ * address (as ptp4l), and applies a granted SET.
+ */
+void	pmcsock_net_rx(struct cport *p, const uint8_t *buf, size_t len);
+
+#endif /* PTPSEP_CLOCKD_PMCSOCK_H */

@@ -1,0 +1,159 @@
+# lib.sh - helpers shared by the interop tests against linuxptp (sourced,
+# not run; check.sh skips it).  On top of tests/integration/lib.sh (network
+# namespaces, our daemons, cleanup on EXIT) it starts ptp4l, asks it with
+# pmc, and captures and checks the wire with tshark.
+#
+# Safety: every ptp4l runs with `free_running 1` (iop_ptp4l_conf writes it
+# last and refuses a caller's value), software time stamping (-S), and its
+# own UDS socket in the test's temporary directory, so it never touches the
+# real clock nor a system ptp4l.  Our clocks are netd's `virtual` clocks.
+
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/../integration" && pwd)/lib.sh"
+
+PTP4L=${PTP4L:-ptp4l}
+PMC=${PMC:-pmc}
+TSHARK=${TSHARK:-tshark}
+
+iop_need() {
+	local t
+	for t in "$PTP4L" "$PMC" "$TSHARK"; do
+		command -v "$t" >/dev/null || {
+			echo "FAIL: $t is not installed (check.sh installs linuxptp and tshark)"
+			exit 1
+		}
+	done
+}
+
+# iop_ptp4l_conf FILE DIR KEY VALUE...: a ptp4l.conf for a ptp4l whose UDS
+# socket is DIR/ptp4l.uds.  The interface comes from -i on the command line.
+iop_ptp4l_conf() {
+	local f=$1 dir=$2
+	shift 2
+	{
+		echo "[global]"
+		echo "uds_address $dir/ptp4l.uds"
+		echo "time_stamping software"
+		echo "summary_interval 0"
+		echo "logging_level 6"
+		echo "use_syslog 0"
+		while [ $# -ge 2 ]; do
+			if [ "$1" = free_running ]; then
+				echo "iop_ptp4l_conf: free_running is always 1" >&2
+				exit 1
+			fi
+			echo "$1 $2"
+			shift 2
+		done
+		# Never touch the real clock, master or slave.
+		echo "free_running 1"
+	} >"$f"
+}
+
+# iop_ptp4l NS DIR IFACE...: start ptp4l (DIR/ptp4l.conf, log DIR/ptp4l.log)
+# with software time stamping, logging to stdout, on the given interfaces.
+iop_ptp4l() {
+	local ns=$1 dir=$2 ifs=() i
+	shift 2
+	for i in "$@"; do ifs+=(-i "$i"); done
+	grep -qx 'free_running 1' "$dir/ptp4l.conf" || {
+		fail "refusing to start ptp4l without free_running 1"
+		return 1
+	}
+	itest_start "$ns" "$dir/ptp4l.log" "$PTP4L" -f "$dir/ptp4l.conf" \
+		"${ifs[@]}" -S -m -q
+	itest_wait_file "$dir/ptp4l.uds" 10 || {
+		fail "ptp4l did not start in $ns"; cat "$dir/ptp4l.log"; return 1
+	}
+}
+
+# iop_pmc NS DIR COMMAND: one management request to the ptp4l of DIR over
+# its UDS socket; prints pmc's answer.
+iop_pmc() {
+	ip netns exec "$1" "$PMC" -u -s "$2/ptp4l.uds" \
+		-i "$2/pmc.$BASHPID.uds" -b 0 "$3" 2>&1
+	rm -f "$2/pmc.$BASHPID.uds"
+}
+
+# iop_pmc_field NS DIR COMMAND FIELD: one field of a pmc answer.
+iop_pmc_field() {
+	iop_pmc "$1" "$2" "$3" | awk -v f="$4" '$1 == f { print $2; exit }'
+}
+
+# iop_cid_hex ID: a clock identity as ptp4l and ptpctl print it
+# (001122.3344.556677) as tshark's ptp.v2.clockidentity (0x0011223344556677).
+iop_cid_hex() {
+	local h=${1//./}
+	echo "0x${h,,}"
+}
+
+# iop_capture_start NS IFACE FILE: tshark capturing on IFACE in NS into
+# FILE until the test ends (or iop_capture_stop).  Waits until it captures.
+iop_capture_start() {
+	local ns=$1 ifc=$2 f=$3
+	touch "$f"
+	itest_start "$ns" "$f.log" "$TSHARK" -q -n -i "$ifc" -w "$f"
+	iop_capture_pid=${itest_pids[$((${#itest_pids[@]} - 1))]}
+	# tshark says "Capturing on ..." once it is running.
+	itest_wait_log "$f.log" 'Capturing on' 20 ||
+		{ fail "tshark did not start in $ns"; cat "$f.log"; return 1; }
+}
+
+# iop_capture_stop PID: stop one capture (tshark flushes the file on SIGINT).
+iop_capture_stop() {
+	kill -INT "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
+# iop_wire_check TAG FILE OURS_FILTER TYPES...: wire correctness of a
+# capture (DESIGN.md, issue 6):
+#  - every frame that is PTP by its EtherType or UDP port (0x88f7, 319,
+#    320) decodes as PTPv2 (ptp.v2.messagetype present);
+#  - no frame is malformed (_ws.malformed) and no frame carries expert
+#    info of error severity (_ws.expert.severity == error);
+#  - the frames matching OURS_FILTER (a display filter selecting our side,
+#    e.g. by clock identity) include every messageType named in TYPES
+#    (tshark's ptp.v2.messagetype values: 0 Sync, 1 Delay_Req, 2 Pdelay_Req,
+#    3 Pdelay_Resp, 8 Follow_Up, 9 Delay_Resp, 10 Pdelay_Resp_Follow_Up,
+#    11 Announce).
+iop_wire_check() {
+	local tag=$1 f=$2 ours=$3 n_ptp n_v2 n_bad n_err t missing=() seen
+	shift 3
+	local base='eth.type == 0x88f7 || udp.port == 319 || udp.port == 320'
+	n_ptp=$("$TSHARK" -r "$f" -n -Y "$base" 2>/dev/null | wc -l)
+	n_v2=$("$TSHARK" -r "$f" -n -Y "($base) && ptp.v2.messagetype" 2>/dev/null | wc -l)
+	n_bad=$("$TSHARK" -r "$f" -n -Y '_ws.malformed' 2>/dev/null | wc -l)
+	n_err=$("$TSHARK" -r "$f" -n -Y '_ws.expert.severity == error' 2>/dev/null | wc -l)
+	seen=$("$TSHARK" -r "$f" -n -Y "($base) && ($ours)" -T fields \
+		-e ptp.v2.messagetype 2>/dev/null | sort -u | tr '\n' ' ')
+	for t in "$@"; do
+		grep -qw -- "$(printf '0x%02x' "$t")" <<<"$seen" || missing+=("$t")
+	done
+	if [ "$n_ptp" -gt 0 ] && [ "$n_ptp" = "$n_v2" ] && [ "$n_bad" = 0 ] &&
+	   [ "$n_err" = 0 ] && [ ${#missing[@]} = 0 ]; then
+		pass "$tag: wire: $n_ptp PTP frames, all PTPv2, 0 malformed, 0 expert errors; ours has types $seen"
+	else
+		fail "$tag: wire: $n_ptp PTP frames, $n_v2 PTPv2, $n_bad malformed, $n_err expert errors; ours has types [$seen], missing [${missing[*]}]"
+		"$TSHARK" -r "$f" -n -Y "_ws.malformed || _ws.expert.severity == error" \
+			-V 2>/dev/null | head -60
+	fi
+}
+
+# iop_stop_pids FROM TO: stop the processes itest_pids[FROM..TO-1] started
+# (one case of a test) and blank their entries, so that the cleanup on EXIT
+# never signals a PID that may have been reused.
+iop_stop_pids() {
+	local i
+	for ((i = $1; i < $2; i++)); do
+		[ -n "${itest_pids[$i]}" ] && kill "${itest_pids[$i]}" 2>/dev/null
+	done
+	for ((i = $1; i < $2; i++)); do
+		[ -n "${itest_pids[$i]}" ] && wait "${itest_pids[$i]}" 2>/dev/null
+		itest_pids[$i]=""
+	done
+	return 0
+}
+
+# iop_status NS DIR FIELD: one field of our `ptpctl --json status`.
+iop_status() {
+	itest_status_field "$1" "$2" "$3" 2>/dev/null
+}

@@ -1,0 +1,195 @@
+#!/bin/bash
+# sync.sh - ptpsep against linuxptp's ptp4l, both directions, over L2, UDPv4
+# and UDPv6, with E2E and with P2P: 12 runs, each a pair of network
+# namespaces over one veth, software time stamps.
+#
+#   gm   ptp4l grandmaster (priority1 100) -> our slave (clientOnly, virtual
+#        clock starting 1.5 s and +80 ppm off, as in clockd_sync.sh).  Lock
+#        is our first s2 sample; over the MEASURE (60) s after it our
+#        offsets must have RMS < 1.5 us and max < 5 us (itest_measure, mode
+#        servo: the same check as clockd_sync.sh), and the slave must step
+#        exactly once.
+#   sl   our grandmaster (priority1 100, virtual clock = CLOCK_REALTIME) ->
+#        ptp4l slave (slaveOnly 1, free_running 1, freq_est_interval 0 so
+#        that it prints one sample per Sync).  A free-running ptp4l
+#        disciplines nothing, so its "master offset" is a measurement of two
+#        clocks that both run at CLOCK_REALTIME's rate with zero offset: the
+#        true offset is 0.  The window is the MEASURE s after ptp4l's first
+#        sample (it prints one only once it has a path delay); over it the
+#        reported offsets must have RMS < 1.5 us and max |offset| < 5 us,
+#        and about their mean (their stability: a rate error would show as
+#        a drift, a bad timestamp as an outlier) standard deviation < 1.5 us
+#        and max |offset - mean| < 5 us (itest_measure, mode free).  ptp4l's
+#        parent and grandmaster (pmc GET PARENT_DATA_SET) must be ours.
+#
+# Every run captures in ptp4l's namespace (tshark) and checks the wire
+# (iop_wire_check): all PTP frames PTPv2, none malformed, no expert error,
+# and our side sent every message type of its role: as slave Delay_Req
+# (E2E) or Pdelay_Req, Pdelay_Resp, Pdelay_Resp_Follow_Up (P2P); as master
+# Announce, Sync, Follow_Up and Delay_Resp (E2E) or the three Pdelay types
+# (P2P).
+#
+# Time: the runs are independent, so IOP_PARALLEL (default 6) of them run
+# at once, each measured from its own lock: two batches of about 2 minutes.
+# The load is small (a few messages per second per run), and the bounds
+# keep their margin with 12 at once too (IOP_PARALLEL=12).
+#
+#   BUILD=build/default tests/interop/sync.sh [TRANSPORT DELAY [gm|sl]]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+iop_need
+
+MEASURE=${MEASURE:-60}
+LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
+PARALLEL=${IOP_PARALLEL:-6}
+
+declare -A c_ptp c_our c_pns c_ons c_log c_mode c_t0 c_lock c_lockt c_cap \
+	c_capid c_pid0 c_pid1 c_state
+summary=()
+
+# case_start ID TRANSPORT DELAY DIR: start one run, return at once.
+case_start() {
+	local id=$1 tr=$2 dm=$3 dir=$4 n pns ons pd od
+	n=${#c_state[@]}
+	pns="io$$p$n"; ons="io$$o$n"
+	c_pid0[$id]=${#itest_pids[@]}
+	itest_pair "$pns" "$ons"
+	itest_tmpdir pd
+	itest_tmpdir od
+	c_ptp[$id]=$pd; c_our[$id]=$od; c_pns[$id]=$pns; c_ons[$id]=$ons
+	if [ "$dir" = gm ]; then
+		iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport "$tr" \
+			delay_mechanism "$dm" priority1 100
+		itest_conf "$od/ptp.conf" "$od" network_transport "$tr" \
+			delay_mechanism "$dm" clientOnly 1 \
+			virtual_clock_offset_ns 1500000000 \
+			virtual_clock_freq_ppb 80000
+		c_log[$id]=$od/clockd.log; c_mode[$id]=servo
+	else
+		iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport "$tr" \
+			delay_mechanism "$dm" slaveOnly 1 freq_est_interval 0
+		itest_conf "$od/ptp.conf" "$od" network_transport "$tr" \
+			delay_mechanism "$dm" priority1 100
+		c_log[$id]=$pd/ptp4l.log; c_mode[$id]=free
+	fi
+	c_state[$id]=failed
+	c_cap[$id]=$pd/capture.pcapng
+	iop_capture_start "$pns" eth0 "${c_cap[$id]}" || return
+	c_capid[$id]=$iop_capture_pid
+	iop_ptp4l "$pns" "$pd" eth0 || return
+	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
+	c_pid1[$id]=${#itest_pids[@]}
+	c_t0[$id]=$SECONDS
+	c_state[$id]=locking
+}
+
+# case_poll ID: lock, then the end of the measurement window.
+case_poll() {
+	local id=$1 pat
+	case ${c_state[$id]} in
+	locking)
+		[ "${c_mode[$id]}" = servo ] && pat=' s2 freq' || pat='master offset'
+		if grep -q -- "$pat" "${c_log[$id]}"; then
+			c_lock[$id]=$(grep -n -m1 -- "$pat" "${c_log[$id]}" | cut -d: -f1)
+			# our slave: measure after the lock line; ptp4l: from its
+			# first sample on.
+			[ "${c_mode[$id]}" = free ] && c_lock[$id]=$((c_lock[$id] - 1))
+			c_lockt[$id]=$((SECONDS - c_t0[$id]))
+			c_t0[$id]=$SECONDS
+			c_state[$id]=measuring
+			echo "INFO: $id: locked after ${c_lockt[$id]} s"
+		elif ((SECONDS - c_t0[$id] > LOCK_TIMEOUT)); then
+			fail "$id: no lock within ${LOCK_TIMEOUT}s"
+			tail -15 "${c_log[$id]}"
+			case_finish "$id"
+		fi
+		;;
+	measuring)
+		((SECONDS - c_t0[$id] >= MEASURE)) && case_finish "$id"
+		;;
+	esac
+}
+
+# case_finish ID: check the run and stop it.
+case_finish() {
+	local id=$1 tr dm dir pd od cid gm par types steps r="" rc
+	IFS=/ read -r tr dm dir <<<"$id"
+	pd=${c_ptp[$id]}; od=${c_our[$id]}
+	cid=$(iop_status "${c_ons[$id]}" "$od" clock_identity)
+	if [ "${c_state[$id]}" = measuring ]; then
+		itest_measure "$id" "${c_log[$id]}" "${c_lock[$id]}" \
+			"${c_mode[$id]}"
+		r="lock ${c_lockt[$id]} s, $itest_measured"
+	fi
+	if [ "$dir" = gm ]; then
+		steps=$(grep -c 'stepping the clock' "$od/clockd.log")
+		if [ "$steps" = 1 ]; then
+			pass "$id: our slave stepped exactly once"
+		else
+			fail "$id: our slave stepped $steps times"
+		fi
+		[ "$dm" = E2E ] && types="1" || types="2 3 10"
+	else
+		par=$(iop_pmc_field "${c_pns[$id]}" "$pd" 'GET PARENT_DATA_SET' \
+			parentPortIdentity)
+		gm=$(iop_pmc_field "${c_pns[$id]}" "$pd" 'GET PARENT_DATA_SET' \
+			grandmasterIdentity)
+		if [ -n "$cid" ] && [ "$gm" = "$cid" ] && [ "$par" = "$cid-1" ]; then
+			pass "$id: ptp4l's parent is $par, grandmaster $gm (ours)"
+		else
+			fail "$id: ptp4l's parent '$par', grandmaster '$gm', ours '$cid'"
+		fi
+		[ "$dm" = E2E ] && types="11 0 8 9" || types="11 0 8 2 3 10"
+	fi
+	iop_capture_stop "${c_capid[$id]}"
+	if [ -n "$cid" ]; then
+		iop_wire_check "$id" "${c_cap[$id]}" \
+			"ptp.v2.clockidentity == $(iop_cid_hex "$cid")" $types
+	else
+		fail "$id: no clock identity from ptpctl"
+	fi
+	iop_stop_pids "${c_pid0[$id]}" "${c_pid1[$id]:-${#itest_pids[@]}}"
+	ip netns del "${c_pns[$id]}" 2>/dev/null
+	ip netns del "${c_ons[$id]}" 2>/dev/null
+	summary+=("$id: ${r:-no measurement} (samples rms max mean sd maxdev delay, ns)")
+	c_state[$id]=done
+}
+
+ids=()
+if [ $# -ge 2 ]; then
+	for dir in ${3:-gm sl}; do ids+=("$1/$2/$dir"); done
+else
+	for dir in gm sl; do
+		for tr in L2 UDPv4 UDPv6; do
+			for dm in E2E P2P; do
+				ids+=("$tr/$dm/$dir")
+			done
+		done
+	done
+fi
+
+t_start=$SECONDS
+for ((b = 0; b < ${#ids[@]}; b += PARALLEL)); do
+	batch=("${ids[@]:b:PARALLEL}")
+	for id in "${batch[@]}"; do
+		IFS=/ read -r tr dm dir <<<"$id"
+		case_start "$id" "$tr" "$dm" "$dir" ||
+			{ c_state[$id]=failed; case_finish "$id"; }
+	done
+	while :; do
+		busy=0
+		for id in "${batch[@]}"; do
+			[ "${c_state[$id]}" = done ] && continue
+			busy=1
+			case_poll "$id"
+		done
+		[ $busy = 0 ] && break
+		sleep 1
+	done
+done
+
+echo "---- interop sync summary (${#ids[@]} runs, $((SECONDS - t_start)) s, $PARALLEL at once)"
+printf '%s\n' "${summary[@]}"
+echo "interop sync: $itest_fails failure(s)"
+[ "$itest_fails" = 0 ]
