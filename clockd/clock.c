@@ -342,9 +342,6 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	double freq;
 	unsigned i;
 
-	c->cds.offset_from_master = offset;
-	c->cds.mean_path_delay = delay;
-	c->last_offset = offset;
 	if (c->servo == NULL || c->stepping)
 		return;
 	if (clock_spike(c, offset)) {
@@ -352,6 +349,10 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 		    "(%" PRIu64 " so far)", offset, c->spikes);
 		return;
 	}
+	/* currentDS shows what the servo used, not a rejected spike. */
+	c->cds.offset_from_master = offset;
+	c->cds.mean_path_delay = delay;
+	c->last_offset = offset;
 	freq = servo_sample(c->servo, offset, (uint64_t)t2_ns, 1.0, &st);
 	c->servo_state = st;
 	if (cfg_get_int(c->cfg, NULL, "free_running")) {
