@@ -7,12 +7,14 @@
  *    sample 2 and the state stays UNLOCKED.  The frequency error is then
  *    the slope of the offsets, added to the starting frequency, and the
  *    servo returns JUMP or LOCKED (servo_step_wanted()).
- *    One difference from ptp4l: the slope is the least-squares fit of
- *    every offset of the wait (16 with software time stamps at 1 s), not
- *    the line through its first and last.  With software time stamps one
- *    late Sync at either end (tens of us, seen on a busy host) otherwise
- *    puts ppm into the estimate, which the slow software integral (ki
- *    0.001) then takes minutes to work off.
+ *    One difference from ptp4l: the slope is a robust fit of the offsets
+ *    of the wait (16 with software time stamps at 1 s), the median of the
+ *    slopes of all pairs of them (Theil-Sen), not the line through the
+ *    first and the last.  With software time stamps one late Sync (tens of
+ *    us, seen on a busy host) at an end of the line, or anywhere in a
+ *    least-squares fit, puts up to a ppm into the estimate, which the slow
+ *    software integral (ki 0.001) then takes minutes to work off; the
+ *    median of pairwise slopes ignores up to ~29 % of such samples.
  *  - Then each sample gives  freq = kp * offset + ki * offset + drift,
  *    where drift, the integral, takes the ki term only while freq is not
  *    clamped (anti-windup).  An offset above step_threshold starts over
@@ -43,14 +45,19 @@
 #define PI_FREQ_EST_KI		0.016
 #define PI_FREQ_EST_MAX		1000.0
 #define PI_FREQ_EST_MARGIN	0.001
+/* Points kept for the robust frequency fit (pairs: n(n-1)/2 slopes). */
+#define PI_FIT_POINTS		48
 
 struct pi {
 	struct servo base;
 	int64_t offset[2];
 	uint64_t local[2];
 	int count;		/* samples taken towards the estimate, 0..2 */
-	/* least-squares sums over the wait, times relative to local[0] in s */
-	double n, st, so, stt, sto;
+	/* points of the wait for the fit; when full, every other one is
+	 * dropped and only every stride-th sample is kept from then on */
+	uint64_t pt_t[PI_FIT_POINTS];
+	int64_t pt_o[PI_FIT_POINTS];
+	int npts, stride, skip;
 	double drift;		/* integral term, ppb (internal sign) */
 	double last_freq;
 	double kp, ki;
@@ -71,26 +78,67 @@ pi_destroy(struct servo *s)
 	free(to_pi(s));
 }
 
-/* Sample 2: estimate the frequency from two offsets, decide the step. */
+static void
+pi_fit_add(struct pi *p, int64_t offset, uint64_t local_ts)
+{
+	int i;
+
+	if (p->skip++ % p->stride != 0)
+		return;
+	if (p->npts == PI_FIT_POINTS) {
+		for (i = 0; i < PI_FIT_POINTS / 2; i++) {
+			p->pt_t[i] = p->pt_t[2 * i];
+			p->pt_o[i] = p->pt_o[2 * i];
+		}
+		p->npts = PI_FIT_POINTS / 2;
+		p->stride *= 2;
+	}
+	p->pt_t[p->npts] = local_ts;
+	p->pt_o[p->npts] = offset;
+	p->npts++;
+}
+
+static int
+pi_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Theil-Sen: the median of the slopes (ns of offset per ns) of all pairs. */
+static int
+pi_fit_slope(const struct pi *p, double *slope)
+{
+	double v[PI_FIT_POINTS * (PI_FIT_POINTS - 1) / 2];
+	size_t n = 0;
+	int i, j;
+
+	for (i = 0; i < p->npts; i++)
+		for (j = i + 1; j < p->npts; j++)
+			if (p->pt_t[j] > p->pt_t[i])
+				v[n++] = (double)(p->pt_o[j] - p->pt_o[i]) /
+				    (double)(p->pt_t[j] - p->pt_t[i]);
+	if (p->npts < 3 || n == 0)
+		return -1;
+	qsort(v, n, sizeof(v[0]), pi_cmp_double);
+	*slope = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return 0;
+}
+
+/* Sample 2: estimate the frequency from the wait's offsets, decide the step. */
 static double
 pi_estimate(struct pi *p, int64_t offset, uint64_t local_ts,
     enum servo_state *state)
 {
 	double span, wait, slope;
 
-	double t, o, den;
+	double fit;
 
 	p->offset[1] = offset;
 	p->local[1] = local_ts;
-	if (p->local[0] < p->local[1]) {
-		t = (double)(p->local[1] - p->local[0]) / SERVO_NSEC_PER_SEC;
-		o = (double)(p->offset[1] - p->offset[0]);
-		p->n += 1;
-		p->st += t;
-		p->so += o;
-		p->stt += t * t;
-		p->sto += t * o;
-	}
+	if (p->local[0] < p->local[1])
+		pi_fit_add(p, offset, local_ts);
 	if (p->local[0] >= p->local[1]) {
 		/* Time went back (clock stepped under us): start over. */
 		p->count = 0;
@@ -111,11 +159,9 @@ pi_estimate(struct pi *p, int64_t offset, uint64_t local_ts,
 	 * already running at -drift ppb. */
 	slope = (double)(p->offset[1] - p->offset[0]) /
 	    (double)(p->local[1] - p->local[0]);
-	/* The fit over all samples (ns per s -> per ns); needs 3 points. */
-	den = p->n * p->stt - p->st * p->st;
-	if (p->n >= 3 && den > 0)
-		slope = (p->n * p->sto - p->st * p->so) / den /
-		    SERVO_NSEC_PER_SEC;
+	/* The robust fit over the wait; needs 3 points. */
+	if (pi_fit_slope(p, &fit) == 0)
+		slope = fit;
 	p->drift += (SERVO_NSEC_PER_SEC - p->drift) * slope;
 	p->drift = servo_clamp(&p->base, p->drift);
 
@@ -137,9 +183,10 @@ pi_sample(struct servo *s, int64_t offset, uint64_t local_ts, double weight,
 		p->offset[0] = offset;
 		p->local[0] = local_ts;
 		p->count = 1;
-		/* sample 1 is the origin of the fit: (0, 0) */
-		p->n = 1;
-		p->st = p->so = p->stt = p->sto = 0;
+		p->npts = 0;
+		p->stride = 1;
+		p->skip = 0;
+		pi_fit_add(p, offset, local_ts);
 		*state = SERVO_UNLOCKED;
 		break;
 	case 1:

@@ -358,6 +358,36 @@ make(enum servo_type type, int sw_ts, void (*tweak)(struct servo_params *))
 	return s;
 }
 
+/*
+ * The PI's first frequency estimate is a robust fit: a clock 80 ppm fast,
+ * offsets exact but for two Syncs 40 us late, one at each end of the
+ * wait, still gives -80000 ppb within 10 ppb (the line through the ends,
+ * as ptp4l draws it, would be ~2.5 ppm off).
+ */
+static void
+test_pi_robust_estimate(void **state)
+{
+	struct servo *s;
+	enum servo_state st = SERVO_UNLOCKED;
+	double freq = 0;
+	int64_t off;
+	uint64_t t;
+	int i;
+
+	(void)state;
+	s = make(SERVO_PI, 1, NULL);
+	for (i = 0; i < 40 && st == SERVO_UNLOCKED; i++) {
+		t = (uint64_t)i * 1000000000ULL + 1000000000000ULL;
+		off = 1500000000LL + (int64_t)i * 80000;
+		if (i == 0 || i == 16)
+			off += 40000;
+		freq = servo_sample(s, off, t, 1.0, &st);
+	}
+	assert_int_equal(st, SERVO_JUMP);
+	assert_float_equal(freq, -80000.0, 10.0);
+	servo_destroy(s);
+}
+
 /* ptp4l's PI gains: sw 0.1/0.001, hw 0.7/0.3 at 1 s; interval laws. */
 static void
 test_pi_gains(void **state)
@@ -685,6 +715,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pi_gains),
+		cmocka_unit_test(test_pi_robust_estimate),
 		cmocka_unit_test(test_pi_configured),
 		cmocka_unit_test(test_pi_sequence),
 		cmocka_unit_test(test_pi_time_back),
