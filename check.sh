@@ -30,7 +30,8 @@ fi
 pkgs=(build-essential autoconf automake libtool pkg-config
       libevent-dev libprotobuf-c-dev protobuf-c-compiler libcap-ng-dev
       libcmocka-dev clang libclang-rt-14-dev llvm iproute2 linuxptp tshark
-      iputils-ping procps libseccomp-dev systemd groff-base python3 python3-prometheus-client)
+      iputils-ping procps libseccomp-dev systemd groff-base python3 python3-prometheus-client
+      iperf3 linux-perf valgrind)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -31,6 +31,7 @@
 #include "ctlsrv.h"
 #include "log.h"
 #include "notify.h"
+#include "pmcsock.h"
 #include "priv.h"
 #include "sandbox.h"
 
@@ -69,6 +70,7 @@ main(int argc, char **argv)
 	struct event *sigint, *sigterm;
 	struct cfg *cfg;
 	struct ctlsrv *ctl;
+	struct pmcsock *pmc;
 	const char *user;
 	enum cli_result r;
 	int rc, selftest;
@@ -110,6 +112,7 @@ main(int argc, char **argv)
 	if (clock_init(&clockd, base, cfg) != 0)
 		fatalx("cannot set up the clock");
 	ctl = ctlsrv_start(&clockd);	/* NULL: runs without (logged) */
+	pmc = pmcsock_start(&clockd);	/* the same */
 	sigint = evsignal_new(base, SIGINT, main_ev_signal, base);
 	sigterm = evsignal_new(base, SIGTERM, main_ev_signal, base);
 	if (sigint == NULL || sigterm == NULL || event_add(sigint, NULL) ||
@@ -126,6 +129,7 @@ main(int argc, char **argv)
 	event_base_dispatch(base);
 	(void)notify_send("STOPPING=1");
 
+	pmcsock_stop(pmc);
 	ctlsrv_stop(ctl);
 	clock_fini(&clockd);
 	event_free(sigint);

@@ -7,7 +7,11 @@
  * binds a socket of its own (/var/run/pmc.PID, or -i PATH), sends one
  * Management message per datagram as a bare PTP payload, and reads the
  * responses that come back to that address.  A sender without an address
- * cannot be answered and is ignored.  Each readiness reads a bounded
+ * cannot be answered and is ignored, and so is one whose socket clockd_user
+ * may not write to: clockd holds no capability (no CAP_DAC_OVERRIDE, unlike
+ * ptp4l running as root), and pmc chmods its socket to 0660, so pmc's
+ * socket must be in clockd's group: `pmc -i /run/ptpsep/pmc/NAME`, a
+ * setgid directory (etc/tmpfiles.d).  Each readiness reads a bounded
  * number of datagrams so that a flooding local user cannot starve the
  * clock's own events.
  */
@@ -45,6 +49,7 @@ struct pmcsock {
 	char			 path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int			 have_admin_gid;
 	gid_t			 admin_gid;
+	int			 warned_eacces;
 	size_t			 nmembers;
 	uid_t			 members[PMCSOCK_MAX_MEMBERS];
 };
@@ -224,8 +229,18 @@ pmcsock_emit_local(void *arg, const uint8_t *msg, size_t len)
 	/* A client that is gone or not reading loses its answer. */
 	if (sendto(pp->s->fd, msg, len, MSG_DONTWAIT,
 	    (struct sockaddr *)&pp->addr, pp->addrlen) < 0) {
-		log_debug("pmc_socket: reply to %s: %s", pp->addr.sun_path,
-		    strerror(errno));
+		/* clockd has no capability: it can answer only a socket that
+		 * clockd_user may write to (pmc's is 0660, its caller's). */
+		if (errno == EACCES && !pp->s->warned_eacces) {
+			pp->s->warned_eacces = 1;
+			log_warnx("pmc_socket: cannot answer %s: it is not "
+			    "writable by clockd_user (give pmc -i "
+			    "/run/ptpsep/pmc/NAME, a setgid directory)",
+			    pp->addr.sun_path);
+		} else {
+			log_debug("pmc_socket: reply to %s: %s",
+			    pp->addr.sun_path, strerror(errno));
+		}
 		return -1;
 	}
 	return 0;

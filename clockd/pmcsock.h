@@ -12,6 +12,11 @@
  *    clockd started.  Others get NOT_SUPPORTED, as ptp4l answers a SET on
  *    its read-only socket.
  *  - the network: GET only, unless mgmt_set_from_network is 1.
+ * clockd holds no capability, so it can answer only client sockets that
+ * clockd_user may write to: pmc's own is chmod 0660 by its caller, so it
+ * must be made in a setgid directory of clockd's group (pmc -i
+ * /run/ptpsep/pmc/NAME; etc/tmpfiles.d).  Requests from pmc_socket are
+ * not forwarded to the network (use pmc -b 0).
  */
 #ifndef PTPSEP_CLOCKD_PMCSOCK_H
 #define PTPSEP_CLOCKD_PMCSOCK_H

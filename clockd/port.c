@@ -16,6 +16,7 @@
 #include "cfg.h"
 #include "clockd.h"
 #include "log.h"
+#include "pmcsock.h"
 
 static void port_ev_announce(evutil_socket_t fd, short what, void *arg);
 static void port_ev_sync(evutil_socket_t fd, short what, void *arg);
@@ -436,8 +437,11 @@ port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
 	case PTP_MT_PDELAY_RESP_FOLLOW_UP:
 		p2p_rx_pdelay_resp_fup(p, &m);
 		break;
+	case PTP_MT_MANAGEMENT:
+		pmcsock_net_rx(p, f->payload.data, f->payload.len);
+		break;
 	default:
-		break;	/* Signaling, Management: not served yet */
+		break;	/* Signaling: not served yet */
 	}
 }
 

@@ -84,6 +84,7 @@ static const int sandbox_plain[] = {
 	/* memory */
 	SCMP_SYS(brk), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(madvise),
 	SCMP_SYS(futex),
+	SCMP_SYS(sysinfo),	/* glibc's qsort() sizes its buffer by it */
 	/* signals, identity (libevent asks), randomness, exit */
 	SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask),
 	SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack),

@@ -322,7 +322,7 @@ static const struct cfg_key keys[] = {
 	P_INT("logSyncInterval", IMPL, 0, INT8_MIN, INT8_MAX),
 	/* syslog levels LOG_EMERG..LOG_DEBUG; 6 is LOG_INFO. */
 	G_INT("logging_level", IMPL, 6, 0, 7),
-	G_STR("manufacturerIdentity", UNIMPL, "00:00:00"),
+	G_STR("manufacturerIdentity", IMPL, "00:00:00"),
 	/* ptp4l 3.1's name for serverOnly. */
 	ITEM_ALIAS("masterOnly", "serverOnly", 0),
 	G_INT("maxStepsRemoved", UNIMPL, 255, 2, UINT8_MAX),
@@ -337,6 +337,8 @@ static const struct cfg_key keys[] = {
 	/* ptpsep's own: steps allowed per step_limit_interval; 0: no limit. */
 	O_INT("max_steps_per_interval", 4, 0, INT_MAX),
 	G_STR("message_tag", IMPL, NULL),
+	/* ptpsep's own: may Management messages from the network SET? */
+	O_INT("mgmt_set_from_network", 0, 0, 1),
 	P_INT("min_neighbor_prop_delay", IMPL, -20000000, INT_MIN, -1),
 	P_INT("msg_interval_request", UNIMPL, 0, 0, 1),
 	P_INT("neighborPropDelayThresh", IMPL, 20000000, 0, INT_MAX),
@@ -379,14 +381,14 @@ static const struct cfg_key keys[] = {
 	    CFG_KF_PTP4L_4X, 0, power_profile_vals),
 	G_INT("priority1", IMPL, 128, 0, UINT8_MAX),
 	G_INT("priority2", IMPL, 128, 0, UINT8_MAX),
-	G_STR("productDescription", UNIMPL, ";;"),
+	G_STR("productDescription", IMPL, ";;"),
 	P_STR4("ptp_dst_ipv4", "224.0.1.129"),
 	P_STR4("ptp_dst_ipv6", "FF0E:0:0:0:0:0:0:181"),
 	ITEM_STR("ptp_dst_mac", CFG_SC_PORT, IMPL, 0, "01:1B:19:00:00:00",
 	    check_mac, NULL),
 	G_INT4("ptp_minor_version", 1, 0, 1),
 	G_STR4("refclock_sock_address", "/var/run/refclock.ptp.sock"),
-	G_STR("revisionData", UNIMPL, ";;"),
+	G_STR("revisionData", IMPL, ";;"),
 	G_STR4("sa_file", NULL),
 	G_INT("sanity_freq_limit", IMPL, 200000000, 0, INT_MAX),
 	/* masterOnly's name since linuxptp 4.0. */
@@ -440,7 +442,7 @@ static const struct cfg_key keys[] = {
 	P_INT("unicast_master_table", UNIMPL, 0, 0, INT_MAX),
 	P_INT("unicast_req_duration", UNIMPL, 3600, 10, INT_MAX),
 	G_INT("use_syslog", IMPL, 1, 0, 1),
-	G_STR("userDescription", UNIMPL, ""),
+	G_STR("userDescription", IMPL, ""),
 	/* TAI - UTC since 2017-01-01. */
 	G_INT("utc_offset", IMPL, 37, 0, INT_MAX),
 	G_INT("verbose", IMPL, 0, 0, 1),

@@ -73,11 +73,11 @@ bench_pair() {
 # bench_start VAR NS LOG CMD...: run CMD in NS in the background; its PID
 # (ip netns exec execs the command, so it is the command's own) in VAR.
 bench_start() {
-	local var=$1 ns=$2 log=$3
+	local _bs_var=$1 _bs_ns=$2 _bs_log=$3
 	shift 3
-	ip netns exec "$ns" "$@" >"$log" 2>&1 &
+	ip netns exec "$_bs_ns" "$@" >"$_bs_log" 2>&1 &
 	bench_pids+=($!)
-	printf -v "$var" '%s' "$!"
+	printf -v "$_bs_var" '%s' "$!"
 }
 
 # bench_stop PID...: stop processes this script started, reap them, and
@@ -132,15 +132,15 @@ bench_conf() {
 # bench_ours NETD_VAR CLOCKD_VAR NS DIR KEY VALUE...: configure and start
 # netd and clockd of one node (sockets, logs and ptp.conf in DIR).
 bench_ours() {
-	local nv=$1 cv=$2 ns=$3 dir=$4
+	local _bo_nv=$1 _bo_cv=$2 _bo_ns=$3 _bo_dir=$4
 	shift 4
-	mkdir -p "$dir"
-	chmod 0755 "$dir"
-	bench_conf "$dir/ptp.conf" "$dir" "$@"
-	bench_start "$nv" "$ns" "$dir/netd.log" "$NETD" -m -f "$dir/ptp.conf"
-	bench_wait_file "$dir/netd.sock" 10 ||
-		{ cat "$dir/netd.log" >&2; die "netd did not start in $ns"; }
-	bench_start "$cv" "$ns" "$dir/clockd.log" "$CLOCKD" -m -f "$dir/ptp.conf"
+	mkdir -p "$_bo_dir"
+	chmod 0755 "$_bo_dir"
+	bench_conf "$_bo_dir/ptp.conf" "$_bo_dir" "$@"
+	bench_start "$_bo_nv" "$_bo_ns" "$_bo_dir/netd.log" "$NETD" -m -f "$_bo_dir/ptp.conf"
+	bench_wait_file "$_bo_dir/netd.sock" 10 ||
+		{ cat "$_bo_dir/netd.log" >&2; die "netd did not start in $_bo_ns"; }
+	bench_start "$_bo_cv" "$_bo_ns" "$_bo_dir/clockd.log" "$CLOCKD" -m -f "$_bo_dir/ptp.conf"
 }
 
 # bench_ptp4l PID_VAR NS DIR ROLE KEY VALUE...: ptp4l on eth0 of NS with
@@ -148,7 +148,7 @@ bench_ours() {
 # every role (it must never touch this machine's clock).  ROLE is master
 # (masterOnly) or slave (slaveOnly).
 bench_ptp4l() {
-	local var=$1 ns=$2 dir=$3 role=$4
+	local _bp_var=$1 _bp_ns=$2 dir=$3 role=$4
 	shift 4
 	mkdir -p "$dir"
 	{
@@ -159,7 +159,10 @@ bench_ptp4l() {
 		echo "logging_level 6"
 		echo "verbose 1"
 		echo "use_syslog 0"
-		echo "summary_interval 0"
+		case " $* " in
+		*" summary_interval "*) ;;
+		*) echo "summary_interval 0" ;;
+		esac
 		echo "tx_timestamp_timeout 100"
 		if [ "$role" = master ]; then
 			echo "masterOnly 1"
@@ -173,7 +176,7 @@ bench_ptp4l() {
 		done
 	} >"$dir/ptp4l.conf"
 	grep -q '^free_running 1$' "$dir/ptp4l.conf" || die "ptp4l without free_running"
-	bench_start "$var" "$ns" "$dir/ptp4l.log" "$PTP4L" -f "$dir/ptp4l.conf" \
+	bench_start "$_bp_var" "$_bp_ns" "$dir/ptp4l.log" "$PTP4L" -f "$dir/ptp4l.conf" \
 		-i eth0 -S -m
 }
 

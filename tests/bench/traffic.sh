@@ -2,8 +2,9 @@
 # traffic.sh - what a PTP service costs the traffic that is not PTP.
 #
 # Two namespaces joined by one veth.  A flood of small UDP packets
-# (iperf3 -u, 18-byte payload = minimum-size frames, no rate limit), and
-# separately a TCP stream, cross it for a fixed time with, in turn:
+# (tests/bench/udpflood.c: 18-byte payload = minimum-size frames, no rate
+# limit), and separately a TCP stream (iperf3), cross it for a fixed time
+# with, in turn:
 #
 #   none        nothing running
 #   ours_l2     ptp-netd + ptp-clockd, master and slave, L2 (ETH_P_1588)
@@ -16,13 +17,14 @@
 # path of a packet (transmit, the taps on transmit, the receive side and
 # its taps, up to the UDP socket) runs on the sender's CPU, which the
 # sender keeps at 100%, so any per-packet cost of a tap shows as fewer
-# packets per second.  Pinning keeps the two iperf3 processes from sharing
-# a core and the scheduler from moving them between runs; the daemons are
+# packets per second.  Pinning keeps sender and receiver from sharing a
+# core and the scheduler from moving them between runs; the daemons are
 # not pinned (they sleep almost all the time).  The rate counted is what
-# reaches the receiver's UDP layer (Udp InDatagrams + RcvbufErrors of the
-# receiving namespace, per second): that is the work of the saturated
-# sender CPU, whereas what iperf3 itself reads also depends on how fast the
-# receiving process drains its socket (reported beside it).
+# the receiving namespace's IP layer took in (Ip InReceives, per second of
+# the flood; on a veth nothing is lost on the way, so it equals what was
+# sent): that is the work of the saturated sender CPU.  Beside it: the same per CPU-second of the sender
+# (immune to other processes of the machine taking CPU 1 for a while),
+# and what the receiving process read.
 #
 # In rounds with a profile, one more flood runs under
 # `perf record -e cpu-clock -a -g` and the share of CPU samples in the
@@ -39,12 +41,14 @@ if [ "$BENCH_MODE" = smoke ]; then
 	REPS=${REPS:-1} T_UDP=${T_UDP:-2} T_TCP=${T_TCP:-1} T_PERF=${T_PERF:-1}
 	PERF_REPS=${PERF_REPS:-1}
 else
-	REPS=${REPS:-5} T_UDP=${T_UDP:-5} T_TCP=${T_TCP:-3} T_PERF=${T_PERF:-3}
-	PERF_REPS=${PERF_REPS:-2}
+	REPS=${REPS:-4} T_UDP=${T_UDP:-4} T_TCP=${T_TCP:-2} T_PERF=${T_PERF:-3}
+	PERF_REPS=${PERF_REPS:-1}
 fi
 CONFIGS=(none ours_l2 ptp4l_l2 ours_udp4)
 CPU_TX=1 CPU_RX=0
 command -v iperf3 >/dev/null || die "iperf3 is not installed"
+UDPFLOOD=${UDPFLOOD:-$BUILD/tests/bench/udpflood}
+[ -x "$UDPFLOOD" ] || die "no $UDPFLOOD (make tests/bench/udpflood)"
 have_perf=0
 if command -v perf >/dev/null &&
 	perf record -q -e cpu-clock -a -o "$bench_tmp/probe.data" -- true >/dev/null 2>&1; then
@@ -54,7 +58,6 @@ rm -f "$bench_tmp/probe.data"
 
 A=btA$$ B=btB$$
 bench_pair "$A" "$B"
-ip netns exec "$B" sysctl -qw net.core.rmem_max=4194304
 
 iperf_srv=
 bench_start iperf_srv "$B" "$bench_tmp/iperf3-server.log" \
@@ -90,14 +93,22 @@ start_config() {	# CONFIG
 	bench_alive "${run_pids[@]}" || die "$1: a daemon exited at start"
 }
 
-udp_delivered() {	# the receiving namespace's Udp InDatagrams + RcvbufErrors
-	ip netns exec "$B" awk '/^Udp:/ { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 }
-		else print $c["InDatagrams"] + $c["RcvbufErrors"] }' /proc/net/snmp
+udp_delivered() {	# IP packets the receiving namespace's stack took in
+	ip netns exec "$B" awk '/^Ip:/ { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 }
+		else print $c["InReceives"] }' /proc/net/snmp
 }
 
-flood() {	# SECONDS JSON: the UDP flood
-	ip netns exec "$A" taskset -c $CPU_TX iperf3 -c 10.203.0.2 -u -l 18 \
-		-b 0 -t "$1" -J >"$2" 2>&1
+# flood SECONDS OUT: the UDP flood (tests/bench/udpflood.c) from A to B,
+# with B's receiver draining the socket; OUT gets "PACKETS SECONDS CPU" of
+# the sender, OUT.rx the receiver's rate over the middle of the flood.
+flood() {
+	local rx
+	bench_start rx "$B" "$2.rx" taskset -c $CPU_RX "$UDPFLOOD" rx 10.203.0.2 9000 \
+		1 "$(awk -v t="$1" 'BEGIN { print t - 1.5 }')"
+	sleep 0.2
+	ip netns exec "$A" taskset -c $CPU_TX "$UDPFLOOD" tx 10.203.0.2 9000 "$1" 18 >"$2" ||
+		die "udpflood tx failed"
+	bench_stop "$rx"
 }
 
 results=$bench_tmp/results.tsv
@@ -109,18 +120,13 @@ measure() {	# CONFIG REP
 	record "$c" "$r" sockets_master "$(bench_pkt_protos "$A")"
 	record "$c" "$r" sockets_slave "$(bench_pkt_protos "$B")"
 	u0=$(udp_delivered)
-	flood "$T_UDP" "$j-udp.json" || { cat "$j-udp.json" >&2; die "$c: iperf3 UDP failed"; }
+	flood "$T_UDP" "$j-udp"
 	u1=$(udp_delivered)
-	secs=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["end"]["sum"]["seconds"])' "$j-udp.json")
+	read -r pk secs cpu <"$j-udp"
 	record "$c" "$r" udp_pps "$(awk -v a="$u0" -v b="$u1" -v s="$secs" 'BEGIN { printf "%.0f", (b - a) / s }')"
-	record "$c" "$r" udp_app_pps "$(python3 -c '
-import json, sys
-s = json.load(open(sys.argv[1]))["end"]["sum"]
-print("%.0f" % ((s["packets"] - s["lost_packets"]) / s["seconds"]))' "$j-udp.json")"
-	record "$c" "$r" udp_sent_pps "$(python3 -c '
-import json, sys
-s = json.load(open(sys.argv[1]))["end"]["sum"]
-print("%.0f" % (s["packets"] / s["seconds"]))' "$j-udp.json")"
+	record "$c" "$r" udp_pps_per_cpu_s "$(awk -v a="$u0" -v b="$u1" -v s="$cpu" 'BEGIN { printf "%.0f", (b - a) / s }')"
+	record "$c" "$r" udp_sent_pps "$(awk -v p="$pk" -v s="$secs" 'BEGIN { printf "%.0f", p / s }')"
+	record "$c" "$r" udp_rx_pps "$(cat "$j-udp.rx")"
 	sleep 0.5
 	ip netns exec "$A" taskset -c $CPU_TX iperf3 -c 10.203.0.2 -t "$T_TCP" \
 		-J >"$j-tcp.json" 2>&1 || { cat "$j-tcp.json" >&2; die "$c: iperf3 TCP failed"; }
@@ -129,12 +135,12 @@ import json, sys
 print("%.0f" % json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"])' "$j-tcp.json")"
 	if [ $have_perf = 1 ] && [ "$r" -le "$PERF_REPS" ]; then
 		sleep 0.5
-		flood $((T_PERF + 2)) "$j-perf-udp.json" &
-		local fpid=$!
-		sleep 1
-		perf record -q -e cpu-clock -a -g -F 999 -o "$j.perf" \
-			-- sleep "$T_PERF" >/dev/null 2>&1
-		wait "$fpid"
+		# The profile covers the middle of a flood of its own.
+		(sleep 1; perf record -q -e cpu-clock -a -g -F 999 -o "$j.perf" \
+			-- sleep "$T_PERF" >/dev/null 2>&1) &
+		local ppid=$!
+		flood $((T_PERF + 2)) "$j-perf-udp"
+		wait "$ppid"
 		perf script -i "$j.perf" -F comm,cpu,ip,sym 2>/dev/null |
 			python3 "$here/perf_taps.py" >"$j.taps" ||
 			die "$c: cannot read the profile"

@@ -3,11 +3,16 @@
  *
  *   udpflood tx ADDR PORT SECONDS LEN   send LEN-byte datagrams to ADDR:PORT
  *                                       as fast as sendmmsg() goes; prints
- *                                       the packets sent per second
+ *                                       "PACKETS SECONDS CPU_SECONDS": sent,
+ *                                       wall time, and CPU time of this
+ *                                       process (user + system, which on a
+ *                                       veth includes the receive path that
+ *                                       runs in its context)
  *   udpflood rx ADDR PORT SKIP SECONDS  bind ADDR:PORT, drain the socket,
  *                                       and count what arrives during
  *                                       SECONDS after the first SKIP;
- *                                       prints packets per second
+ *                                       prints packets per second, then
+ *                                       drains until the flood stops
  *
  * Why not iperf3 -u: iperf3 sends one datagram per system call, and its
  * receiver blocks on an empty socket, so the sender's CPU spends part of
@@ -28,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +84,7 @@ do_tx(int fd, double secs, int len)
 	static char buf[MAXLEN];
 	struct mmsghdr m[BATCH];
 	struct iovec iov;
+	struct rusage ru;
 	unsigned long long sent = 0;
 	double t0, t;
 	int i, n;
@@ -101,7 +108,13 @@ do_tx(int fd, double secs, int len)
 		}
 		t = now();
 	} while (t - t0 < secs);
-	printf("%.0f\n", (double)sent / (t - t0));
+	if (getrusage(RUSAGE_SELF, &ru) != 0) {
+		perror("udpflood: getrusage");
+		return 1;
+	}
+	printf("%llu %.6f %.6f\n", sent, t - t0,
+	    (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
 	return 0;
 }
 
@@ -112,7 +125,7 @@ do_rx(int fd, double skip, double secs)
 	struct mmsghdr m[BATCH];
 	struct iovec iov[BATCH];
 	unsigned long long got = 0;
-	double t0 = 0, t, start = now();
+	double t0 = 0, t, last, start = now();
 	int i, n;
 
 	memset(m, 0, sizeof(m));
@@ -139,6 +152,16 @@ do_rx(int fd, double skip, double secs)
 		}
 	}
 	printf("%.0f\n", (double)got / (t - t0 - skip));
+	fflush(stdout);
+	/* Keep draining until the flood has stopped for half a second, so
+	 * that every packet of it takes the same path into this socket. */
+	last = t;
+	while (t - last < 0.5) {
+		n = recvmmsg(fd, m, BATCH, MSG_DONTWAIT, NULL);
+		t = now();
+		if (n > 0)
+			last = t;
+	}
 	return 0;
 }
 

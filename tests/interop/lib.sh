@@ -104,10 +104,20 @@ iop_capture_stop() {
 	wait "$1" 2>/dev/null || true
 }
 
+# iop_count FILE FILTER: how many frames of FILE match the display filter
+# FILTER; fails (and prints nothing) if tshark does, e.g. on a filter this
+# tshark does not know, so that a broken check can never pass.
+iop_count() {
+	local out
+	out=$("$TSHARK" -r "$1" -n -Y "$2" 2>/dev/null) || return 1
+	grep -c . <<<"$out"
+	return 0
+}
+
 # iop_wire_check TAG FILE OURS_FILTER TYPES...: wire correctness of a
-# capture (DESIGN.md, issue 6):
+# capture (DESIGN.md, issue 6), with tshark 4.0's display filters:
 #  - every frame that is PTP by its EtherType or UDP port (0x88f7, 319,
-#    320) decodes as PTPv2 (ptp.v2.messagetype present);
+#    320) decodes as PTPv2 (ptp.v2.versionptp == 2);
 #  - no frame is malformed (_ws.malformed) and no frame carries expert
 #    info of error severity (_ws.expert.severity == error);
 #  - the frames matching OURS_FILTER (a display filter selecting our side,
@@ -115,16 +125,21 @@ iop_capture_stop() {
 #    (tshark's ptp.v2.messagetype values: 0 Sync, 1 Delay_Req, 2 Pdelay_Req,
 #    3 Pdelay_Resp, 8 Follow_Up, 9 Delay_Resp, 10 Pdelay_Resp_Follow_Up,
 #    11 Announce).
+# iop_wire_selftest shows that the first two catch what they must.
 iop_wire_check() {
 	local tag=$1 f=$2 ours=$3 n_ptp n_v2 n_bad n_err t missing=() seen
 	shift 3
 	local base='eth.type == 0x88f7 || udp.port == 319 || udp.port == 320'
-	n_ptp=$("$TSHARK" -r "$f" -n -Y "$base" 2>/dev/null | wc -l)
-	n_v2=$("$TSHARK" -r "$f" -n -Y "($base) && ptp.v2.messagetype" 2>/dev/null | wc -l)
-	n_bad=$("$TSHARK" -r "$f" -n -Y '_ws.malformed' 2>/dev/null | wc -l)
-	n_err=$("$TSHARK" -r "$f" -n -Y '_ws.expert.severity == error' 2>/dev/null | wc -l)
-	seen=$("$TSHARK" -r "$f" -n -Y "($base) && ($ours)" -T fields \
-		-e ptp.v2.messagetype 2>/dev/null | sort -u | tr '\n' ' ')
+	if ! n_ptp=$(iop_count "$f" "$base") ||
+	   ! n_v2=$(iop_count "$f" "($base) && ptp.v2.versionptp == 2") ||
+	   ! n_bad=$(iop_count "$f" '_ws.malformed') ||
+	   ! n_err=$(iop_count "$f" '_ws.expert.severity == error') ||
+	   ! seen=$("$TSHARK" -r "$f" -n -Y "($base) && ($ours)" -T fields \
+		-e ptp.v2.messagetype 2>/dev/null); then
+		fail "$tag: wire: tshark could not read $f"
+		return 1
+	fi
+	seen=$(sort -u <<<"$seen" | tr '\n' ' ')
 	for t in "$@"; do
 		grep -qw -- "$(printf '0x%02x' "$t")" <<<"$seen" || missing+=("$t")
 	done
@@ -135,6 +150,49 @@ iop_wire_check() {
 		fail "$tag: wire: $n_ptp PTP frames, $n_v2 PTPv2, $n_bad malformed, $n_err expert errors; ours has types [$seen], missing [${missing[*]}]"
 		"$TSHARK" -r "$f" -n -Y "_ws.malformed || _ws.expert.severity == error" \
 			-V 2>/dev/null | head -60
+		return 1
+	fi
+}
+
+# iop_wire_selftest DIR: iop_wire_check on made-up captures: a good Sync
+# passes; a truncated one, one whose messageLength overruns the frame, and
+# one of versionPTP 1 each fail.  (Checks whose filters matched nothing
+# would pass anything.)
+iop_wire_selftest() {
+	local d=$1 c out ok=1
+	python3 - "$d" <<'PY' || { fail "wire self-test: cannot write captures"; return; }
+import struct, sys
+def pcap(path, payloads):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for i, p in enumerate(payloads):
+            fr = bytes.fromhex("011b19000000020000000001") + b"\x88\xf7" + p
+            f.write(struct.pack("<IIII", i, 0, len(fr), len(fr)) + fr)
+sync = bytearray(44)
+sync[1] = 0x12                          # minorVersionPTP 1, versionPTP 2
+struct.pack_into(">H", sync, 2, 44)     # messageLength
+sync[20:28] = bytes.fromhex("020000fffe000001")
+long_ = bytearray(sync); struct.pack_into(">H", long_, 2, 200)
+v1 = bytearray(sync); v1[1] = 0x11
+d = sys.argv[1]
+pcap(d + "/good.pcap", [bytes(sync)])
+pcap(d + "/trunc.pcap", [bytes(sync), bytes(sync[:20])])
+pcap(d + "/len.pcap", [bytes(sync), bytes(long_)])
+pcap(d + "/v1.pcap", [bytes(sync), bytes(v1)])
+PY
+	out=$(iop_wire_check selftest "$d/good.pcap" "ptp" 0 2>&1) ||
+		{ ok=0; echo "$out"; }
+	for c in trunc len v1; do
+		if out=$(iop_wire_check "selftest $c" "$d/$c.pcap" "ptp" 0 2>&1); then
+			ok=0
+			echo "$out"
+		fi
+	done
+	# (the checks ran in subshells: their PASS/FAIL did not count)
+	if [ $ok = 1 ]; then
+		pass "wire self-test: a good Sync passes; truncated, overlong messageLength and PTPv1 fail"
+	else
+		fail "wire self-test: the checks do not catch what they must"
 	fi
 }
 
@@ -156,4 +214,22 @@ iop_stop_pids() {
 # iop_status NS DIR FIELD: one field of our `ptpctl --json status`.
 iop_status() {
 	itest_status_field "$1" "$2" "$3" 2>/dev/null
+}
+
+# iop_port_states NS DIR: our ports' states, in port order ("SLAVE MASTER").
+iop_port_states() {
+	ip netns exec "$1" "$BUILD/ctl/ptpctl" -f "$2/ptp.conf" --json status \
+		2>/dev/null | python3 -c 'import json, sys
+print(" ".join(p["state"] for p in
+    sorted(json.load(sys.stdin)["ports"], key=lambda p: p["port"])))'
+}
+
+# iop_wait SECONDS COMMAND...: retry COMMAND every second until it succeeds.
+iop_wait() {
+	local t0=$SECONDS limit=$1
+	shift
+	until "$@"; do
+		((SECONDS - t0 > limit)) && return 1
+		sleep 1
+	done
 }

@@ -13,21 +13,25 @@
 #        ptp4l slave (slaveOnly 1, free_running 1, freq_est_interval 0 so
 #        that it prints one sample per Sync).  A free-running ptp4l
 #        disciplines nothing, so its "master offset" is a measurement of two
-#        clocks that both run at CLOCK_REALTIME's rate with zero offset: the
-#        true offset is 0.  The window is the MEASURE s after ptp4l's first
-#        sample (it prints one only once it has a path delay); over it the
-#        reported offsets must have RMS < 1.5 us and max |offset| < 5 us,
-#        and about their mean (their stability: a rate error would show as
-#        a drift, a bad timestamp as an outlier) standard deviation < 1.5 us
-#        and max |offset - mean| < 5 us (itest_measure, mode free).  ptp4l's
-#        parent and grandmaster (pmc GET PARENT_DATA_SET) must be ours.
+#        clocks that both run at CLOCK_REALTIME's rate with zero offset.  The
+#        window is the MEASURE s after ptp4l's first sample (it prints one
+#        only once it has a path delay).  Over it (itest_measure, mode
+#        free): at most 5% spikes (|offset - median| > 6 x mean |offset -
+#        median| and > 2 us: late Syncs, which our slave's spike filter
+#        drops and ptp4l has no filter for); of the rest the standard
+#        deviation about the mean < 1.5 us, max |offset - mean| < 5 us, and
+#        |mean| < 5 us.  The mean is not held to 1.5 us: it is the veth's
+#        asymmetry as software time stamps see it (with P2P about +1.2 us
+#        between two ptp4l on this kind of host, ~0.1-0.8 us with E2E).
+#        ptp4l's parent and grandmaster (pmc GET PARENT_DATA_SET) must be
+#        ours.
 #
 # Every run captures in ptp4l's namespace (tshark) and checks the wire
 # (iop_wire_check): all PTP frames PTPv2, none malformed, no expert error,
 # and our side sent every message type of its role: as slave Delay_Req
-# (E2E) or Pdelay_Req, Pdelay_Resp, Pdelay_Resp_Follow_Up (P2P); as master
-# Announce, Sync, Follow_Up and Delay_Resp (E2E) or the three Pdelay types
-# (P2P).
+# (E2E) or Pdelay_Req, Pdelay_Resp and Pdelay_Resp_Follow_Up (P2P: both
+# ends request and respond); as master Announce, Sync, Follow_Up, and
+# Delay_Resp (E2E) or the three Pdelay types (P2P).
 #
 # Time: the runs are independent, so IOP_PARALLEL (default 6) of them run
 # at once, each measured from its own lock: two batches of about 2 minutes.
@@ -47,11 +51,12 @@ PARALLEL=${IOP_PARALLEL:-6}
 declare -A c_ptp c_our c_pns c_ons c_log c_mode c_t0 c_lock c_lockt c_cap \
 	c_capid c_pid0 c_pid1 c_state
 summary=()
+ncases=0
 
 # case_start ID TRANSPORT DELAY DIR: start one run, return at once.
 case_start() {
 	local id=$1 tr=$2 dm=$3 dir=$4 n pns ons pd od
-	n=${#c_state[@]}
+	n=$((ncases++))
 	pns="io$$p$n"; ons="io$$o$n"
 	c_pid0[$id]=${#itest_pids[@]}
 	itest_pair "$pns" "$ons"
@@ -87,7 +92,7 @@ case_start() {
 # case_poll ID: lock, then the end of the measurement window.
 case_poll() {
 	local id=$1 pat
-	case ${c_state[$id]} in
+	case ${c_state[$id]:-} in
 	locking)
 		[ "${c_mode[$id]}" = servo ] && pat=' s2 freq' || pat='master offset'
 		if grep -q -- "$pat" "${c_log[$id]}"; then
@@ -152,7 +157,7 @@ case_finish() {
 	iop_stop_pids "${c_pid0[$id]}" "${c_pid1[$id]:-${#itest_pids[@]}}"
 	ip netns del "${c_pns[$id]}" 2>/dev/null
 	ip netns del "${c_ons[$id]}" 2>/dev/null
-	summary+=("$id: ${r:-no measurement} (samples rms max mean sd maxdev delay, ns)")
+	summary+=("$id: ${r:-no measurement}")
 	c_state[$id]=done
 }
 
@@ -169,6 +174,9 @@ else
 	done
 fi
 
+itest_tmpdir st
+iop_wire_selftest "$st"
+
 t_start=$SECONDS
 for ((b = 0; b < ${#ids[@]}; b += PARALLEL)); do
 	batch=("${ids[@]:b:PARALLEL}")
@@ -180,7 +188,7 @@ for ((b = 0; b < ${#ids[@]}; b += PARALLEL)); do
 	while :; do
 		busy=0
 		for id in "${batch[@]}"; do
-			[ "${c_state[$id]}" = done ] && continue
+			[ "${c_state[$id]:-}" = done ] && continue
 			busy=1
 			case_poll "$id"
 		done
@@ -190,6 +198,7 @@ for ((b = 0; b < ${#ids[@]}; b += PARALLEL)); do
 done
 
 echo "---- interop sync summary (${#ids[@]} runs, $((SECONDS - t_start)) s, $PARALLEL at once)"
+echo "case: lock time, samples spikes rms max mean sd max|o-mean| path-delay (ns)"
 printf '%s\n' "${summary[@]}"
 echo "interop sync: $itest_fails failure(s)"
 [ "$itest_fails" = 0 ]

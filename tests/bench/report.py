@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""report.py - the Markdown report of a benchmark run.
+
+    report.py DIR OUT.md [--check]
+
+DIR holds traffic.json, sync.json, cpu.json (from traffic.sh, sync.sh,
+cpu.sh) and info.json (machine and versions, from run.sh).  With --check,
+exit 1 if any figure of the report is missing (the smoke test's check).
+"""
+import json
+import os
+import statistics
+import sys
+
+missing = []
+
+
+def need(v, what):
+    if v is None:
+        missing.append(what)
+        return "n/a"
+    return v
+
+
+def med(v):
+    return statistics.median(v) if v else None
+
+
+def fmt(v, f="{:.0f}"):
+    return "n/a" if v is None else f.format(v)
+
+
+def spread(v, f="{:.0f}"):
+    if not v:
+        return "n/a"
+    return f.format(min(v)) + "–" + f.format(max(v))
+
+
+def traffic(t, out):
+    cf = t["configs"]
+    names = {"none": "nothing running", "ours_l2": "ptpsep, L2",
+             "ptp4l_l2": "ptp4l, L2", "ours_udp4": "ptpsep, UDPv4"}
+    base = cf.get("none", {})
+    b_pps = med(base.get("udp_pps"))
+    b_cpu = med(base.get("udp_pps_per_cpu_s"))
+    b_tcp = med(base.get("tcp_bps"))
+    out.append("## 1. Cost to unrelated traffic\n")
+    out.append(
+        "UDP flood: 18-byte datagrams (minimum-size frames) from namespace "
+        "A to B over one veth, sender pinned to CPU %d, receiver to CPU %d "
+        "(busy-polling); %d rounds, configurations alternating, %.0f s of "
+        "flood and %.0f s of TCP (iperf3) each; medians with min–max.  "
+        "*pps* is what B's IP layer took in per second; *per CPU-s* the "
+        "same per CPU-second of the sender (insensitive to other load on "
+        "the machine).  Master in A, slave in B.\n"
+        % (t["cpu_sender"], t["cpu_receiver"], t["reps"], t["udp_seconds"],
+           t["tcp_seconds"]))
+    out.append("| configuration | packet sockets (A / B) | flood pps (median, min–max) "
+               "| vs nothing | pps per CPU-s | vs nothing | TCP Gbit/s | vs nothing |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for c in t["order"]:
+        d = cf.get(c)
+        if d is None:
+            need(None, "traffic " + c)
+            continue
+        p, pc, tc = med(d.get("udp_pps")), med(d.get("udp_pps_per_cpu_s")), \
+            med(d.get("tcp_bps"))
+        need(p, c + " pps")
+        need(pc, c + " pps per cpu")
+        need(tc, c + " tcp")
+        rel = lambda a, b: "n/a" if a is None or not b else \
+            "%.1f%%" % (100.0 * a / b)
+        socks = "%s / %s" % (d.get("sockets_master") or "none",
+                             d.get("sockets_slave") or "none")
+        out.append("| %s | %s | %s (%s) | %s | %s | %s | %s | %s |" % (
+            names[c], socks, fmt(p), spread(d.get("udp_pps")), rel(p, b_pps),
+            fmt(pc), rel(pc, b_cpu),
+            fmt(tc / 1e9 if tc else None, "{:.2f}"), rel(tc, b_tcp)))
+    out.append("")
+    out.append("Packet sockets: protocol as in `/proc/net/packet` "
+               "(`0003` = ETH_P_ALL, a tap on every frame; `88f7` = ETH_P_1588); "
+               "UDPv4 uses UDP sockets only.\n")
+    if t.get("perf"):
+        out.append("CPU profile during the flood (`perf record -e cpu-clock -a -g`, "
+                   "%.0f s, %s round(s)): share of the busy samples of both "
+                   "CPUs whose stack runs through a packet tap "
+                   "(`packet_rcv`, `tpacket_rcv`, `dev_queue_xmit_nit` and "
+                   "the `skb_clone` under it) or BPF execution "
+                   "(`___bpf_prog_run`, `bpf_prog_*`).\n"
+                   % (t["perf_seconds"], "the first %d" % min(
+                       t["reps"], len(base.get("tap_share_pct", [])))))
+        out.append("| configuration | tap path, % of busy samples | of which BPF | samples |")
+        out.append("| --- | --- | --- | --- |")
+        for c in t["order"]:
+            d = cf.get(c, {})
+            tp = med(d.get("tap_share_pct"))
+            need(tp, c + " tap share")
+            out.append("| %s | %s (%s) | %s | %s |" % (
+                names[c], fmt(tp, "{:.2f}"),
+                spread(d.get("tap_share_pct"), "{:.2f}"),
+                fmt(med(d.get("bpf_share_pct")), "{:.2f}"),
+                fmt(med(d.get("perf_samples")))))
+        out.append("")
+    else:
+        out.append("perf is not usable here: no profile.\n")
+
+
+def sync(s, out):
+    iv = s["intervals"]
+    out.append("## 2. Synchronization quality\n")
+    out.append(
+        "L2, E2E, software time stamps, one veth per pair, the four pairs "
+        "of one interval at the same time.  Our slaves' virtual clocks start "
+        "1.5 s and +80 ppm off.  Both ends of every link run on this "
+        "machine's CLOCK_REALTIME, so a free-running ptp4l slave measures no "
+        "frequency difference, only the noise of measuring over this link: "
+        "**noise** = RMS of its offsets' residual after a least-squares "
+        "straight line over time.  Our slave's figures take every offset it "
+        "measured in the window (also the Syncs its spike filter kept from "
+        "the servo); *lock* = first `s2` line, from the process start "
+        "(BMCA included).  Window: the last %s s of a %s s run (interval 0), "
+        "the last %s s of %s s (interval −4).\n" % (
+            s["window_s"]["0"], s["run_s"]["0"], s["window_s"]["-4"],
+            s["run_s"]["-4"]))
+    out.append("| logSyncInterval | master → slave | offset RMS ns | max abs offset ns "
+               "| RMS without spikes | spikes / samples | time to lock s |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- |")
+    names = {"ours_ours": "ptpsep → ptpsep", "ptp4l_ours": "ptp4l → ptpsep",
+             "ptp4l_fr": "ptp4l → ptp4l free-running (noise)",
+             "ours_fr": "ptpsep → ptp4l free-running (noise)"}
+    for i in ("0", "-4"):
+        for p in ("ours_ours", "ptp4l_ours", "ptp4l_fr", "ours_fr"):
+            d = iv.get(i, {}).get(p, {})
+            tag = "%s %s" % (i, p)
+            if d.get("kind") == "freerun":
+                out.append("| %s | %s | %s (noise) | %s | raw RMS %s | – / %s | – |" % (
+                    i, names[p], fmt(need(d.get("noise_rms_ns"), tag + " noise")),
+                    fmt(need(d.get("noise_max_abs_ns"), tag + " noise max")),
+                    fmt(d.get("raw_rms_ns")), d.get("samples", 0)))
+            else:
+                out.append("| %s | %s | %s | %s | %s | %s / %s | %s |" % (
+                    i, names[p], fmt(need(d.get("rms_ns"), tag + " rms")),
+                    fmt(need(d.get("max_abs_ns"), tag + " max")),
+                    fmt(d.get("rms_no_spikes_ns")), d.get("spikes", 0),
+                    d.get("samples", 0),
+                    fmt(need(d.get("lock_s"), tag + " lock"), "{:.1f}")))
+    out.append("")
+
+
+def cpu(c, out):
+    out.append("## 3. CPU and memory\n")
+    out.append(
+        "logSyncInterval −7 and logMinDelayReqInterval −7 (128 Sync + 128 "
+        "Delay_Req a second), L2, E2E, software time stamps; %.0f s measured "
+        "after %.0f s of warm-up; CPU = utime + stime (`/proc/PID/stat`, "
+        "%d ticks/s), peak RSS = VmHWM.  *Messages* = PTP frames received "
+        "and sent in the window (netd's counters; clockd handles each of "
+        "them once; ptp4l's PORT_STATS_NP).\n"
+        % (c["measure_s"], c["warm_s"], c["clk_tck"]))
+    out.append("| implementation | side | process | CPU s/min | peak RSS KiB | messages | µs CPU per message |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- |")
+    tot = {}
+    for r in c["rows"]:
+        tag = "%s %s %s" % (r["impl"], r["side"], r["process"])
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            r["impl"], r["side"], r["process"],
+            fmt(need(r["cpu_s_per_min"], tag + " cpu"), "{:.2f}"),
+            need(r["vmhwm_kb"], tag + " rss"), fmt(r["messages"]),
+            fmt(need(r["us_per_message"], tag + " per message")
+                if r["impl"] == "ours" else r["us_per_message"], "{:.1f}")))
+        k = (r["impl"], r["side"])
+        a = tot.setdefault(k, [0.0, 0])
+        a[0] += r["cpu_s_per_min"]
+        a[1] += r["vmhwm_kb"]
+    out.append("")
+    out.append("| side | ptpsep (netd + clockd) CPU s/min | ptp4l CPU s/min | "
+               "ptpsep RSS KiB | ptp4l RSS KiB |")
+    out.append("| --- | --- | --- | --- | --- |")
+    for side in ("master", "slave"):
+        o, p = tot.get(("ours", side)), tot.get(("ptp4l", side))
+        out.append("| %s | %s | %s | %s | %s |" % (
+            side, fmt(o and o[0], "{:.2f}"), fmt(p and p[0], "{:.2f}"),
+            o and o[1], p and p[1]))
+    out.append("")
+
+
+def reading(parts):
+    r = []
+    t = parts.get("traffic.json")
+    if t:
+        cf = t["configs"]
+        b = med(cf.get("none", {}).get("udp_pps"))
+        bc = med(cf.get("none", {}).get("udp_pps_per_cpu_s"))
+        for c, name in (("ours_l2", "ptpsep (L2)"), ("ours_udp4", "ptpsep (UDPv4)"),
+                        ("ptp4l_l2", "ptp4l (L2)")):
+            p = med(cf.get(c, {}).get("udp_pps"))
+            pc = med(cf.get(c, {}).get("udp_pps_per_cpu_s"))
+            tp = med(cf.get(c, {}).get("tap_share_pct"))
+            if p and b:
+                r.append("- Flood with %s running: %.1f%% of nothing running "
+                         "(median pps; target for ptpsep ≥ 99%%: %s), %.1f%% per "
+                         "sender CPU-second%s." % (
+                             name, 100 * p / b,
+                             "met" if p / b >= 0.99 else "missed by %.1f points"
+                             % (99 - 100 * p / b),
+                             100 * pc / bc if pc and bc else float("nan"),
+                             "; %.2f%% of busy CPU samples in the tap path" % tp
+                             if tp is not None else ""))
+    s = parts.get("sync.json")
+    if s:
+        for i in ("0", "-4"):
+            d = s["intervals"].get(i, {})
+            o = d.get("ours_ours", {}).get("rms_ns")
+            on = d.get("ours_ours", {}).get("rms_no_spikes_ns")
+            n1 = d.get("ptp4l_fr", {}).get("noise_rms_ns")
+            n2 = d.get("ours_fr", {}).get("noise_rms_ns")
+            po = d.get("ptp4l_ours", {}).get("rms_ns")
+            if o is not None and n1 is not None:
+                r.append("- logSyncInterval %s: our slave's offset RMS against "
+                         "our master %.0f ns (%.0f ns without the Syncs its "
+                         "spike filter set aside) against a measurement noise "
+                         "of %.0f ns (ptp4l → ptp4l free-running) and %s ns "
+                         "(ptpsep → ptp4l free-running): %s; against a ptp4l "
+                         "master %s ns." % (
+                             i, o, on if on is not None else float("nan"), n1,
+                             fmt(n2), "target met" if o <= n1 else
+                             "target (the ptp4l noise) missed by %.1f×; the "
+                             "free-running ptp4l slave sees about as much "
+                             "noise from our master, so the excess comes "
+                             "from our master's time stamps, not the slave's "
+                             "servo" % (o / n1) if n2 and o <= 1.2 * n2 else
+                             "target missed by %.1f×" % (o / n1),
+                             fmt(po)))
+    c = parts.get("cpu.json")
+    if c:
+        tot = {}
+        for row in c["rows"]:
+            a = tot.setdefault((row["impl"], row["side"]), [0.0, 0])
+            a[0] += row["cpu_s_per_min"]
+            a[1] += row["vmhwm_kb"]
+        for side in ("master", "slave"):
+            o, p = tot.get(("ours", side)), tot.get(("ptp4l", side))
+            if o and p and p[0]:
+                r.append("- CPU at 128 + 128 messages/s, %s side: ptpsep %.2f s/min "
+                         "(two processes) vs ptp4l %.2f s/min (%.1f×); peak RSS "
+                         "%d KiB vs %d KiB." % (side, o[0], p[0], o[0] / p[0],
+                                                o[1], p[1]))
+    return r
+
+
+def main():
+    d, dest = sys.argv[1], sys.argv[2]
+    check = "--check" in sys.argv[3:]
+    load = lambda n: json.load(open(os.path.join(d, n)))
+    info = load("info.json")
+    out = ["# ptpsep benchmarks: %s\n" % info["date"]]
+    if info.get("mode") != "full":
+        out.append("**%s run: durations cut to seconds; the figures only "
+                   "show that the scripts work.**\n" % info.get("mode"))
+    out.append("| | |\n| --- | --- |")
+    for k in ("machine", "cpu", "nproc", "kernel", "ptpsep", "linuxptp",
+              "iperf3", "perf", "elapsed"):
+        out.append("| %s | %s |" % (k, need(info.get(k), "info " + k)))
+    out.append("")
+    out.append("How: `make bench` (tests/bench/run.sh); the scripts' "
+               "headers say what each figure is.\n")
+    parts = {}
+    for name, fn in (("traffic.json", traffic), ("sync.json", sync),
+                     ("cpu.json", cpu)):
+        try:
+            parts[name] = load(name)
+        except (OSError, ValueError):
+            need(None, name)
+            continue
+        fn(parts[name], out)
+    out.append("## Reading (computed from the tables)\n")
+    out.extend(reading(parts))
+    out.append("")
+    with open(dest, "w") as f:
+        f.write("\n".join(out) + "\n")
+    if check and missing:
+        print("report: missing: " + ", ".join(missing), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
