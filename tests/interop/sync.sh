@@ -31,7 +31,9 @@
 # and our side sent every message type of its role: as slave Delay_Req
 # (E2E) or Pdelay_Req, Pdelay_Resp and Pdelay_Resp_Follow_Up (P2P: both
 # ends request and respond); as master Announce, Sync, Follow_Up, and
-# Delay_Resp (E2E) or the three Pdelay types (P2P).
+# Delay_Resp (E2E) or the three Pdelay types (P2P).  Before the runs,
+# iop_wire_selftest shows on made-up captures that these checks do catch
+# a truncated message, an overlong messageLength and PTPv1.
 #
 # Time: the runs are independent, so IOP_PARALLEL (default 6) of them run
 # at once, each measured from its own lock: two batches of about 2 minutes.
