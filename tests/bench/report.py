@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# It only reads figures: the benchmarks' ptp4l slaves all run with free_running 1 (tests/bench/lib.sh).
 """report.py - the Markdown report of a benchmark run.
 
     report.py DIR OUT.md [--check]
