@@ -56,16 +56,53 @@ done
 getent group ptpsep-admin >/dev/null || groupadd --system ptpsep-admin
 
 # ---- build helpers ---------------------------------------------------------
+logdir=$top/build/logs
+rm -rf "$logdir"
+mkdir -p "$logdir"
+retried=()
+
+# step_log NAME: where a step's output is kept (build/logs/NAME.log).
+step_log() { printf '%s/%s.log' "$logdir" "$(tr -c 'A-Za-z0-9._-' _ <<<"$1")"; }
+
 run_step() {	# name, command...
-	local name=$1; shift
+	local name=$1 log; shift
+	log=$(step_log "$name")
 	say "$name"
-	if "$@"; then
+	if "$@" 2>&1 | tee "$log"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
 		failed_names+=("$name")
 		echo "check.sh: FAILED: $name"
 	fi
+}
+
+# run_timed_step NAME COMMAND...: an integration or interop script.  Their
+# bounds are on software time stamps measured on this shared 2-core host,
+# where another tenant's burst can push one run past a bound; a script that
+# fails is run once more (same bounds), and both runs are kept and reported:
+# the failures of the first run are listed at the end whatever the second
+# run says.  Set CHECK_RETRY=0 to fail at once.
+run_timed_step() {
+	local name=$1 log; shift
+	log=$(step_log "$name")
+	say "$name"
+	if "$@" 2>&1 | tee "$log"; then
+		passed=$((passed + 1))
+		return
+	fi
+	if [ "${CHECK_RETRY:-1}" = 1 ]; then
+		mv "$log" "$log.first"
+		retried+=("$name")
+		say "$name (failed; running it once more)"
+		if "$@" 2>&1 | tee "$log"; then
+			passed=$((passed + 1))
+			return
+		fi
+	fi
+	failed=$((failed + 1))
+	failed_names+=("$name")
+	echo "check.sh: FAILED: $name"
 }
 
 build_and_check() {	# dir, configure args...
@@ -106,13 +143,23 @@ if [ $quick = 0 ]; then
 	for t in tests/integration/*.sh tests/interop/*.sh; do
 		[ -e "$t" ] || continue
 		[ "${t##*/}" = lib.sh ] && continue	# helpers, not a test
-		run_step "$t" env BUILD="$top/build/default" bash "$t"
+		run_timed_step "$t" env BUILD="$top/build/default" bash "$t"
 	done
 fi
 
+# The reasons, where CI shows only the end of the output.
 echo
+for name in "${retried[@]}"; do
+	echo "check.sh: retried (first run failed): $name"
+	grep -E '^(FAIL|RETRY)' "$(step_log "$name").first" | head -10 | sed 's/^/    first run: /'
+done
+for name in "${failed_names[@]}"; do
+	echo "check.sh: failed: $name"
+	grep -E '^(FAIL|ERROR)|FAILED' "$(step_log "$name")" | head -15 | sed 's/^/    /'
+done
 if [ $failed -gt 0 ]; then
 	echo "check.sh: failed steps: ${failed_names[*]}"
 fi
+echo "check.sh: logs of every step in build/logs/"
 echo "check: $passed passed, $failed failed"
 [ $failed = 0 ]

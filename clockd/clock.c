@@ -241,6 +241,7 @@ clock_create_servo(struct clockd *c, double freq)
 	if (c->servo == NULL)
 		fatalx("cannot create the servo (check the pi_* keys)");
 	c->servo_state = SERVO_UNLOCKED;
+	c->wait_delay_valid = 0;
 	log_info("servo %s, starting from %+.0f ppb",
 	    servo_type_name(servo_get_type(c->servo)), freq);
 }
@@ -334,6 +335,24 @@ clock_spike(struct clockd *c, int64_t offset)
 	return 0;
 }
 
+/*
+ * The offset the servo gets.  While it measures the frequency (UNLOCKED,
+ * before its first estimate) the path delay is held at the value of the
+ * wait's first sample: the physical delay does not change, but its filtered
+ * estimate (a moving median of software time-stamped exchanges) drifts by a
+ * microsecond or more while the filter fills, and that drift went straight
+ * into the slope (-1.4 us over the 16 s wait: +95 ppb, which the software
+ * PI, ki 0.001, then takes minutes to work off).  The sample that ends the
+ * wait (SERVO_JUMP) still steps by the offset with the current delay.
+ */
+static int64_t
+clock_wait_offset(const struct clockd *c, int64_t offset, int64_t delay)
+{
+	if (c->servo_state != SERVO_UNLOCKED || !c->wait_delay_valid)
+		return offset;
+	return offset + delay - c->wait_delay;
+}
+
 void
 clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
     int64_t offset, int64_t delay)
@@ -353,7 +372,14 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	c->cds.offset_from_master = offset;
 	c->cds.mean_path_delay = delay;
 	c->last_offset = offset;
-	freq = servo_sample(c->servo, offset, (uint64_t)t2_ns, 1.0, &st);
+	freq = servo_sample(c->servo, clock_wait_offset(c, offset, delay),
+	    (uint64_t)t2_ns, 1.0, &st);
+	if (st == SERVO_UNLOCKED && !c->wait_delay_valid) {
+		c->wait_delay = delay;
+		c->wait_delay_valid = 1;
+	} else if (st != SERVO_UNLOCKED) {
+		c->wait_delay_valid = 0;
+	}
 	c->servo_state = st;
 	if (cfg_get_int(c->cfg, NULL, "free_running")) {
 		clock_log_sample(c, p, offset, c->freq_ppb, delay);

@@ -214,6 +214,10 @@ struct clockd {
 	unsigned		 spike_run;
 	uint64_t		 spikes;
 
+	/* path delay held while the servo measures the frequency (clock.c) */
+	int64_t			 wait_delay;
+	int			 wait_delay_valid;
+
 	struct event		*t_bmc;		/* deferred state decision */
 };
 

@@ -93,7 +93,7 @@ main(int argc, char **argv)
 		fatalx("configuration has errors; see above");
 	log_init("clockd", cli.foreground || cli.quiet,
 	    cli.log_level >= 0 ? (enum log_level)cli.log_level :
-	    LOG_LVL_INFO);
+	    (enum log_level)cfg_get_int(cfg, NULL, "logging_level"));
 
 	/* Nothing clockd does needs a privilege: give them all up first. */
 	user = cfg_get_str(cfg, NULL, "clockd_user");

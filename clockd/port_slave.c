@@ -234,6 +234,11 @@ p2p_try_complete(struct cport *p)
 	p->pdreq_pending = 0;
 	if (delay_p2p(&p->pd, p->asymmetry, 1.0, &mld, &p->dstats) < 0)
 		return;
+	log_debug("port %u: pdelay %u t1 %" PRId64 " t2 %" PRId64 " t3 %"
+	    PRId64 " t4 %" PRId64 " link delay %" PRId64 " (2^-16 ns)",
+	    p->identity.port_number,
+	    p->pdreq_seq, ts_to_ns(&p->pd.t1), ts_to_ns(&p->pd.t2),
+	    ts_to_ns(&p->pd.t3), ts_to_ns(&p->pd.t4), mld);
 	slave_delay_complete(p, mld);
 }
 

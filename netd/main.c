@@ -321,7 +321,7 @@ main(int argc, char **argv)
 		fatalx("configuration has errors; see above");
 	log_init("netd", cli.foreground || cli.quiet,
 	    cli.log_level >= 0 ? (enum log_level)cli.log_level :
-	    LOG_LVL_INFO);
+	    (enum log_level)cfg_get_int(netd.cfg, NULL, "logging_level"));
 	rc = main_run(&netd, &cli);
 	cfg_free(netd.cfg);
 	return rc;

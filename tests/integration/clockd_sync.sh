@@ -43,6 +43,13 @@ run_case() {
 	echo "INFO: $tr/$dm locked after $((SECONDS - t0)) s"
 	sleep "$MEASURE"
 	itest_measure "$tr/$dm" "$sl_dir/clockd.log" "$lockline" servo
+	# The servo's first frequency estimate (the s1 line) against the mean
+	# frequency of the window's last 20 samples: how much frequency error
+	# the step left for the PI to work off.
+	awk '/ s1 freq/ { f1 = $7 } / s2 freq/ { f[n++ % 20] = $7 }
+	    END { if (n >= 20) { for (i = 0; i < 20; i++) m += f[i] / 20;
+	      printf "INFO: '"$tr/$dm"': first frequency estimate %+d ppb, end of the window %+.0f ppb: %+.0f ppb left\n", f1, m, f1 - m } }' \
+	    "$sl_dir/clockd.log"
 	local steps
 	steps=$(grep -c 'stepping the clock' "$sl_dir/clockd.log")
 	if [ "$steps" = 1 ]; then
@@ -61,6 +68,7 @@ else
 	for tr in L2 UDPv4 UDPv6; do
 		for dm in E2E P2P; do
 			run_case "$tr" "$dm"
+			itest_stop
 		done
 	done
 fi

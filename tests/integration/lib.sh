@@ -15,7 +15,20 @@ itest_dirs=()
 itest_fails=0
 
 itest_cleanup() {
-	local pid ns d
+	local d
+	itest_stop
+	# ITEST_KEEP=1 keeps the logs for a post-mortem.
+	for d in "${itest_dirs[@]}"; do
+		if [ -n "${ITEST_KEEP:-}" ]; then echo "kept $d"; else rm -rf "$d"; fi
+	done
+}
+trap itest_cleanup EXIT
+
+# itest_stop: stop the processes started so far and remove the namespaces
+# made so far (the directories stay until EXIT), so that the next case of a
+# test does not share the CPUs with the daemons of the last one.
+itest_stop() {
+	local pid ns
 	for pid in "${itest_pids[@]}"; do
 		[ -n "$pid" ] && kill "$pid" 2>/dev/null || true
 	done
@@ -25,12 +38,9 @@ itest_cleanup() {
 	for ns in "${itest_nss[@]}"; do
 		ip netns del "$ns" 2>/dev/null || true
 	done
-	# ITEST_KEEP=1 keeps the logs for a post-mortem.
-	for d in "${itest_dirs[@]}"; do
-		if [ -n "${ITEST_KEEP:-}" ]; then echo "kept $d"; else rm -rf "$d"; fi
-	done
+	itest_pids=()
+	itest_nss=()
 }
-trap itest_cleanup EXIT
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; itest_fails=$((itest_fails + 1)); }
