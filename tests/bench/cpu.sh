@@ -110,6 +110,7 @@ for line in open(rows):
     res.append(r)
 json.dump({"mode": mode, "warm_s": float(warm), "measure_s": meas,
            "clk_tck": int(hz), "log_sync_interval": -7,
+           "ptp4l_slave": "free_running 1",
            "log_min_delay_req_interval": -7,
            "our_slave_locked_lines": int(locked),
            "elapsed_s": int(el), "rows": res}, open(out, "w"), indent=1)

@@ -264,7 +264,8 @@ def main():
         out.append("| %s | %s |" % (k, need(info.get(k), "info " + k)))
     out.append("")
     out.append("How: `make bench` (tests/bench/run.sh); the scripts' "
-               "headers say what each figure is.\n")
+               "headers say what each figure is.  Every ptp4l slave runs "
+               "with free_running 1: it measures, never adjusts a clock.\n")
     parts = {}
     for name, fn in (("traffic.json", traffic), ("sync.json", sync),
                      ("cpu.json", cpu)):

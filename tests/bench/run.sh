@@ -42,6 +42,7 @@ json.dump({"date": time.strftime("%Y-%m-%d %H:%M %Z"), "mode": mode,
            "machine": platform.machine(), "cpu": cpu, "nproc": os.cpu_count(),
            "kernel": platform.release(), "ptpsep": ver,
            "linuxptp": "ptp4l %s (Debian %s)" % (run("ptp4l", "-v"), pkg("linuxptp")),
+           "ptp4l_slaves": "free_running 1 (tests/bench/lib.sh refuses otherwise)",
            "iperf3": pkg("iperf3"), "perf": run("perf", "--version"),
            "elapsed": "%s s" % el}, open(out, "w"))
 PY
