@@ -286,6 +286,8 @@ main_run(struct netd *nd, const struct cli *cli)
 	event_free(nd->nl_ev);
 	if (nd->listen_ev)
 		event_free(nd->listen_ev);
+	if (nd->hello_tmo)
+		event_free(nd->hello_tmo);
 	nlmon_close(nd->nl);
 	clock_close(nd->clk);
 	free(nd->ports);

@@ -31,7 +31,7 @@ struct cfg;
 struct nlmon;
 
 /* Why a request of the client was refused (ctl.proto RefusedCount). */
-#define NETD_REFUSE_MAX	(PTPSEP__REFUSE_REASON__REFUSE_CLOCK_FAILED + 1)
+#define NETD_REFUSE_MAX	(PTPSEP__REFUSE_REASON__REFUSE_HELLO_TIMEOUT + 1)
 /* Why a received frame was dropped (ctl.proto RxDropCount). */
 #define NETD_RXDROP_MAX	(PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG + 1)
 
@@ -79,6 +79,7 @@ struct netd {
 	struct event		*listen_ev;
 	int			 client_fd;	/* -1: none */
 	struct event		*client_ev;
+	struct event		*hello_tmo;	/* armed until the Hello */
 	int			 client_ready;	/* Hello exchanged */
 	uid_t			 client_uid;	/* clockd_user */
 	uint64_t		 client_connections;

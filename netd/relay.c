@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -30,9 +31,17 @@
 #define RELAY_BURST	64
 /* Absorbs bursts of RxFrames while clockd is busy. */
 #define RELAY_SNDBUF	(1024 * 1024)
+/*
+ * A connection that has not said Hello after this long is closed: it holds
+ * the one client slot, so a silent connection from the clockd user (or a
+ * clockd stuck before its Hello) would otherwise keep every later clockd
+ * out.  clockd sends its Hello as soon as it has connected.
+ */
+#define RELAY_HELLO_TIMEOUT_S	5
 
 static void relay_ev_accept(evutil_socket_t fd, short what, void *arg);
 static void relay_ev_client(evutil_socket_t fd, short what, void *arg);
+static void relay_ev_hello_timeout(evutil_socket_t fd, short what, void *arg);
 
 int
 relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
@@ -65,6 +74,9 @@ relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
 	nd->listen_ev = event_new(nd->base, fd, EV_READ | EV_PERSIST,
 	    relay_ev_accept, nd);
 	if (nd->listen_ev == NULL || event_add(nd->listen_ev, NULL) != 0)
+		return -ENOMEM;
+	nd->hello_tmo = evtimer_new(nd->base, relay_ev_hello_timeout, nd);
+	if (nd->hello_tmo == NULL)
 		return -ENOMEM;
 	return 0;
 }
@@ -110,6 +122,8 @@ relay_close_client(struct netd *nd, const char *why)
 
 	if (nd->client_fd < 0)
 		return;
+	if (nd->hello_tmo != NULL)
+		evtimer_del(nd->hello_tmo);
 	/* Stop watching the fd before it is closed (and its number reused). */
 	if (nd->client_ev != NULL) {
 		event_free(nd->client_ev);
@@ -197,10 +211,31 @@ relay_ev_accept(evutil_socket_t lfd, short what, void *arg)
 	}
 	log_info("clockd connected (uid %u, pid %d)", (unsigned)cred.uid,
 	    (int)cred.pid);
+	{
+		struct timeval tv = { RELAY_HELLO_TIMEOUT_S, 0 };
+
+		(void)evtimer_add(nd->hello_tmo, &tv);
+	}
 	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_NETD);
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_HELLO;
 	m.hello = &h;
 	(void)relay_send(nd, &m);
+}
+
+static void
+relay_ev_hello_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct netd *nd = arg;
+	char why[48];
+
+	(void)fd;
+	(void)what;
+	if (nd->client_fd < 0 || nd->client_ready)
+		return;
+	nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_HELLO_TIMEOUT]++;
+	snprintf(why, sizeof(why), "no Hello within %d s",
+	    RELAY_HELLO_TIMEOUT_S);
+	relay_close_client(nd, why);
 }
 
 static void
@@ -372,6 +407,7 @@ relay_ev_client(evutil_socket_t fd, short what, void *arg)
 				return;
 			}
 			nd->client_ready = 1;
+			evtimer_del(nd->hello_tmo);
 			relay_send_port_list(nd);
 			continue;
 		}

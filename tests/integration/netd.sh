@@ -412,6 +412,34 @@ for c in nonptp wrongclass badport badlen oversize garbage nohello version unica
 	fi
 	still_serving "  netd serves the next client after hostile $c"
 done
+# A connection that never says Hello holds the one client slot: netd closes
+# it after its Hello timeout (5 s), with an Error, and serves the next.
+hout="$tmp/hostile-silent.out"
+if python3 - "$SOCK" >"$hout" 2>&1 <<'PYEOF'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+s.settimeout(15)
+t0 = time.monotonic()
+got = []
+while True:
+    d = s.recv(65536)
+    if not d:
+        break
+    got.append(len(d))
+dt = time.monotonic() - t0
+print("RESULT closed after %.1f s, %d datagram(s) before EOF" % (dt, len(got)))
+# netd's Hello, then its Error; the close comes after the timeout, not before.
+sys.exit(0 if 4.5 <= dt <= 10 and len(got) == 2 else 1)
+PYEOF
+then
+	pass "silent client: $(grep '^RESULT' "$hout" | sed 's/^RESULT //')"
+else
+	fail "silent client not closed after the Hello timeout"
+	cat "$hout"
+fi
+still_serving "  netd serves the next client after a silent one"
+check "netd logged the Hello timeout" grep -q "no Hello within 5 s" "$tmp/netd.log"
 hout="$tmp/hostile-busy.out"
 if "$CLIENT" hostile "$SOCK" busy >"$hout" 2>&1; then
 	pass "second concurrent client: $(grep '^RESULT' "$hout" | sed 's/^RESULT //'), first still served"
@@ -481,9 +509,10 @@ else
 	cat "$cout"
 fi
 info
-check "ctl NetdInfo counts the refusals (OUT_OF_BOUNDS=$(info_get refused.OUT_OF_BOUNDS), STEP_NOT_ALLOWED=$(info_get refused.STEP_NOT_ALLOWED), BUSY=$(info_get refused.BUSY), NOT_PERMITTED=$(info_get refused.NOT_PERMITTED))" \
+check "ctl NetdInfo counts the refusals (OUT_OF_BOUNDS=$(info_get refused.OUT_OF_BOUNDS), STEP_NOT_ALLOWED=$(info_get refused.STEP_NOT_ALLOWED), BUSY=$(info_get refused.BUSY), NOT_PERMITTED=$(info_get refused.NOT_PERMITTED), HELLO_TIMEOUT=$(info_get refused.HELLO_TIMEOUT))" \
 	[ "$(info_get refused.OUT_OF_BOUNDS)" -ge 1 -a "$(info_get refused.STEP_NOT_ALLOWED)" -ge 1 \
-	  -a "$(info_get refused.BUSY)" -ge 1 -a "$(info_get refused.NOT_PERMITTED)" -ge 1 ]
+	  -a "$(info_get refused.BUSY)" -ge 1 -a "$(info_get refused.NOT_PERMITTED)" -ge 1 \
+	  -a "$(info_get refused.HELLO_TIMEOUT)" -ge 1 ]
 
 # The MAC of the port changed under netd: frames leave with the new one.
 newmac=02:11:22:33:44:55
