@@ -147,6 +147,10 @@ ctl_metrics_netd(FILE *out, const Ptpsep__Ctl__NetdInfo *ni)
 	    "clockd connections netd accepted since it started.");
 	fprintf(out, "ptpsep_netd_client_connections_total %" PRIu64 "\n",
 	    ni->client_connections);
+	ctl_om_family(out, "ptpsep_netd_client_backlog_closes", "counter",
+	    "clockd connections netd closed because clockd did not read.");
+	fprintf(out, "ptpsep_netd_client_backlog_closes_total %" PRIu64 "\n",
+	    ni->client_backlog_closes);
 	ctl_om_family(out, "ptpsep_netd_rx_frames", "counter",
 	    "PTP frames received and relayed, by port and class.");
 	for (i = 0; i < ni->n_ports; i++) {

@@ -588,6 +588,7 @@ ctl_show_netd_json(const Ptpsep__Ctl__NetdInfo *n)
 	ctl_json_end_obj(&j);
 	ctl_json_bool(&j, "client_connected", n->client_connected);
 	ctl_json_uint(&j, "client_connections", n->client_connections);
+	ctl_json_uint(&j, "client_backlog_closes", n->client_backlog_closes);
 	ctl_json_counts_refused(&j, "refused", n->refused, n->n_refused);
 	ctl_json_arr(&j, "ports");
 	for (i = 0; i < n->n_ports; i++) {
@@ -667,9 +668,10 @@ ctl_show_netd(const Ptpsep__Ctl__NetdInfo *n, int json)
 		printf("%-20s %s\n", "step allowed",
 		    n->clock->step_allowed ? "yes" : "no");
 	}
-	printf("%-20s %s (%" PRIu64 " connections since start)\n",
+	printf("%-20s %s (%" PRIu64 " connections since start, %" PRIu64
+	    " closed because clockd did not read)\n",
 	    "clockd connected", n->client_connected ? "yes" : "no",
-	    n->client_connections);
+	    n->client_connections, n->client_backlog_closes);
 	for (i = 0; i < n->n_refused; i++)
 		printf("%-20s %-24s %" PRIu64 "\n", "refused",
 		    ENAME(ptpsep__refuse_reason__descriptor,

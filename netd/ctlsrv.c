@@ -179,6 +179,7 @@ ctlsrv_netd_info(struct netd *nd, struct ctlsock_client *cl)
 	info.n_refused = ctlsrv_refused(glob, ref, refp, NETD_REFUSE_MAX);
 	info.refused = refp;
 	info.client_connections = nd->client_connections;
+	info.client_backlog_closes = nd->client_backlog_closes;
 	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_NETD_INFO;
 	r.netd_info = &info;
 	rc = ctlsock_reply(cl, &r);

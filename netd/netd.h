@@ -83,6 +83,7 @@ struct netd {
 	int			 client_ready;	/* Hello exchanged */
 	uid_t			 client_uid;	/* clockd_user */
 	uint64_t		 client_connections;
+	uint64_t		 client_backlog_closes;	/* closed: queue full */
 	uint64_t		 conn_refused[NETD_REFUSE_MAX];
 
 	/* ctlsrv.c: read-only control socket (lib/ctlsock.c) */

@@ -144,8 +144,19 @@ relay_close_client(struct netd *nd, const char *why)
 			nd->ports[i].txmap[j].used = 0;
 }
 
+/*
+ * Sends m to clockd.  When clockd's queue is full (it is not reading) an
+ * RxFrame may be dropped, and the caller counts it (RELAY_DROPPABLE); any
+ * other message may not: a lost ClockReply would leave clockd waiting for
+ * its step forever, a lost TxTimestamp or LinkEvent would leave a port in
+ * the wrong state.  Then the connection is closed instead, loudly, and
+ * clockd reconnects and starts from the clock's state.
+ */
+#define RELAY_DROPPABLE	1
+#define RELAY_MUST	0
+
 static int
-relay_send(struct netd *nd, const NetdMsg *m)
+relay_send(struct netd *nd, const NetdMsg *m, int droppable)
 {
 	int rc;
 
@@ -154,8 +165,14 @@ relay_send(struct netd *nd, const NetdMsg *m)
 	rc = ipc_send_netd(nd->client_fd, m);
 	if (rc == IPC_OK)
 		return 0;
-	if (rc == IPC_E_AGAIN)
-		return -1;	/* client's queue full: caller counts it */
+	if (rc == IPC_E_AGAIN && droppable)
+		return -1;
+	if (rc == IPC_E_AGAIN) {
+		nd->client_backlog_closes++;
+		relay_close_client(nd, "clockd is not reading (its queue is "
+		    "full) and a message that may not be dropped is due");
+		return -1;
+	}
 	log_warnx("send to clockd: %s (%s)", ipc_strerror(rc), ipc_detail());
 	relay_close_client(nd, NULL);
 	return -1;
@@ -219,7 +236,7 @@ relay_ev_accept(evutil_socket_t lfd, short what, void *arg)
 	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_NETD);
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_HELLO;
 	m.hello = &h;
-	(void)relay_send(nd, &m);
+	(void)relay_send(nd, &m, RELAY_MUST);
 }
 
 static void
@@ -261,7 +278,7 @@ relay_send_port_list(struct netd *nd)
 	pl.clock = &ci;
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST;
 	m.port_list = &pl;
-	(void)relay_send(nd, &m);
+	(void)relay_send(nd, &m, RELAY_MUST);
 }
 
 static enum transport_kind
@@ -359,8 +376,7 @@ relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 		rep.freq_ppb = freq;
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY;
 	m.clock_reply = &rep;
-	(void)relay_send(nd, &m);
-	return 0;
+	return relay_send(nd, &m, RELAY_MUST);
 }
 
 static void
@@ -497,7 +513,7 @@ relay_rx_frame(struct netd_port *p, enum transport_class cls,
 	}
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
 	m.rx_frame = &f;
-	if (relay_send(nd, &m) != 0) {
+	if (relay_send(nd, &m, RELAY_DROPPABLE) != 0) {
 		p->rxdrop[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG]++;
 		return -1;
 	}
@@ -525,7 +541,7 @@ relay_txts_msg(struct netd_port *p, uint64_t cookie, Ptpsep__Netd__TxTsStatus st
 	}
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP;
 	m.tx_timestamp = &x;
-	(void)relay_send(p->nd, &m);
+	(void)relay_send(p->nd, &m, RELAY_MUST);
 }
 
 void
@@ -561,5 +577,5 @@ relay_link_event(struct netd_port *p, int reopened)
 	ev.port = &port;
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT;
 	m.link_event = &ev;
-	(void)relay_send(p->nd, &m);
+	(void)relay_send(p->nd, &m, RELAY_MUST);
 }

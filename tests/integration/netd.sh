@@ -440,6 +440,30 @@ else
 fi
 still_serving "  netd serves the next client after a silent one"
 check "netd logged the Hello timeout" grep -q "no Hello within 5 s" "$tmp/netd.log"
+# A client that stops reading while 6000 Syncs arrive (more than netd's
+# 1 MiB send buffer holds), then asks for a clock read: the RxFrames beyond
+# the queue are dropped and counted, the ClockReply may not be, so netd
+# closes the connection (and counts that) rather than lose it.
+hout="$tmp/hostile-noread.out"
+"$CLIENT" hostile "$SOCK" noread >"$hout" 2>&1 &
+nr=$!; pids+=("$nr")
+wait_line "$hout" '^READY' 5 || true
+for i in 1 2 3 4 5 6; do
+	inB inject "$ifb" --msg sync --seq 7000 --count 1000 >/dev/null
+	sleep 0.3
+done
+if wait "$nr"; then
+	pass "client that stopped reading: $(grep '^RESULT' "$hout" | sed 's/^RESULT //')"
+else
+	fail "client that stopped reading: not closed, or got its ClockReply"
+	cat "$hout"
+fi
+check "netd logged why it closed the connection" grep -q "clockd is not reading" "$tmp/netd.log"
+info
+backlog=$(sed -n 's/.*rx_dropped.RX_DROP_CLIENT_BACKLOG=//p' "$tmp/info" | head -1)
+check "ctl NetdInfo: client_backlog_closes=$(info_get client_backlog_closes), RxFrames dropped for the client's backlog ${backlog:-0}" \
+	[ "$(info_get client_backlog_closes)" -ge 1 -a "${backlog:-0}" -ge 1 ]
+still_serving "  netd serves the next client after one that stopped reading"
 hout="$tmp/hostile-busy.out"
 if "$CLIENT" hostile "$SOCK" busy >"$hout" 2>&1; then
 	pass "second concurrent client: $(grep '^RESULT' "$hout" | sed 's/^RESULT //'), first still served"

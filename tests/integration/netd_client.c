@@ -49,6 +49,8 @@
 typedef Ptpsep__Netd__NetdMsg NetdMsg;
 
 #define EXIT_TIMEOUT	3
+/* hostile noread: how long the client stops reading (the test floods). */
+#define NOREAD_SECONDS	5
 #define MAX_PAYLOAD	1500
 #ifndef ETH_P_1588
 #define ETH_P_1588	0x88F7
@@ -894,6 +896,47 @@ cmd_hostile(const char *path, const char *name)
 		close(fd);
 		return code == PTPSEP__ERROR_CODE__ERROR_BUSY && closed ? 0 : 1;
 	}
+	if (strcmp(name, "noread") == 0) {
+		/* A client that stops reading while frames arrive, then asks
+		 * for a clock read: netd may drop RxFrames, not the reply, so
+		 * it must close the connection. */
+		Ptpsep__Netd__ClockRead rd = PTPSEP__NETD__CLOCK_READ__INIT;
+		NetdMsg *r;
+		long nrx = 0, nreply = 0;
+		int rc;
+
+		code = 0;
+		fd = netd_open(path);
+		printf("READY\n");
+		fflush(stdout);
+		sleep(NOREAD_SECONDS);
+		req.id = 9;
+		req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
+		req.read = &rd;
+		m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
+		m.clock_request = &req;
+		if (ipc_send_netd(fd, &m) != IPC_OK)
+			die("send the clock read");
+		for (;;) {
+			rc = recv_netd(fd, 3000, &r);
+			if (rc != IPC_OK)
+				break;
+			if (r->body_case == PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME)
+				nrx++;
+			else if (r->body_case ==
+			    PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY)
+				nreply++;
+			else if (r->body_case == PTPSEP__NETD__NETD_MSG__BODY_ERROR)
+				code = r->error->code;
+			ipc_free(&r->base);
+		}
+		closed = rc == IPC_E_EOF;
+		close(fd);
+		printf("RESULT case=noread rx_frames=%ld clock_replies=%ld "
+		    "code=%s closed=%d\n", nrx, nreply, error_code_name(code),
+		    closed);
+		return closed && nreply == 0 && nrx > 0 ? 0 : 1;
+	}
 	if (strcmp(name, "nohello") == 0) {
 		if ((fd = unix_connect(path)) < 0)
 			die("connect: %s", strerror(errno));
@@ -1030,6 +1073,8 @@ cmd_info(const char *path)
 	printf("client_connected=%d\n", info->client_connected);
 	printf("client_connections=%llu\n",
 	    (unsigned long long)info->client_connections);
+	printf("client_backlog_closes=%llu\n",
+	    (unsigned long long)info->client_backlog_closes);
 	if (info->clock)
 		printf("clock.device=%s\nclock.max_freq_ppb=%g\n"
 		    "clock.step_allowed=%d\n", info->clock->device,
