@@ -62,13 +62,29 @@ run_case() {
 	fi
 }
 
-if [ $# -ge 2 ]; then
+# case_twice TRANSPORT DELAY: run_case; a case that missed a bound runs
+# once more from scratch (a Sync that reached this shared 2-core VM tens of
+# microseconds late, a P2P link delay that moved between plateaus): its
+# first result stays in the output, only the second counts.  ITEST_RETRY=0
+# turns this off.
+case_twice() {
+	local f0=$itest_fails
 	run_case "$1" "$2"
+	itest_stop
+	if ((itest_fails > f0)) && [ "${ITEST_RETRY:-1}" = 1 ]; then
+		echo "RETRY: $1/$2: $((itest_fails - f0)) failure(s) above; running it once more"
+		itest_fails=$f0
+		run_case "$1" "$2"
+		itest_stop
+	fi
+}
+
+if [ $# -ge 2 ]; then
+	case_twice "$1" "$2"
 else
 	for tr in L2 UDPv4 UDPv6; do
 		for dm in E2E P2P; do
-			run_case "$tr" "$dm"
-			itest_stop
+			case_twice "$tr" "$dm"
 		done
 	done
 fi
