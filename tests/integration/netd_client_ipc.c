@@ -1,0 +1,600 @@
+/*
+ * netd_client_ipc.c - the netd test client as clockd: netd_socket (Hello,
+ * PortList, RxFrame, TxFrame, ClockRequest) and netd_ctl_socket (NetdInfo).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "netd_client.h"
+
+static int64_t
+ts_ns(const Ptpsep__Timestamp *t)
+{
+	return (int64_t)t->seconds * 1000000000LL + t->nanoseconds;
+}
+
+static const char *
+fmt_addr(const uint8_t *b, size_t len)
+{
+	static char s[INET6_ADDRSTRLEN];
+
+	if (len == 6)
+		return fmt_mac(b);
+	if (len == 4)
+		return inet_ntop(AF_INET, b, s, sizeof(s));
+	if (len == 16)
+		return inet_ntop(AF_INET6, b, s, sizeof(s));
+	return "?";
+}
+
+/* ---- the netd channel ----------------------------------------------------- */
+
+int
+unix_connect(const char *path)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path))
+		die("socket path too long");
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * One message within timeout_ms.  Returns IPC_OK, IPC_E_EOF (closed),
+ * IPC_E_AGAIN (timeout) or another ipc error.  A ECONNRESET (netd closed
+ * with our last datagram unread) is read past: the Error netd queued before
+ * closing is still behind it.
+ */
+int
+recv_netd(int fd, int timeout_ms, NetdMsg **m)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int64_t end = now_ns(CLOCK_MONOTONIC) + (int64_t)timeout_ms * 1000000;
+	int rc, resets = 0;
+
+	*m = NULL;
+	for (;;) {
+		int64_t left = (end - now_ns(CLOCK_MONOTONIC)) / 1000000;
+
+		if (left < 0)
+			left = 0;
+		rc = poll(&pfd, 1, (int)left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0)
+			return IPC_E_AGAIN;
+		rc = ipc_recv_netd(fd, m);
+		if (rc == IPC_E_SYS && errno == ECONNRESET && resets++ < 2) {
+			printf("NOTE recv: ECONNRESET (read past it)\n");
+			continue;
+		}
+		return rc;
+	}
+}
+
+static const char *
+enum_name(const ProtobufCEnumDescriptor *d, int v)
+{
+	const ProtobufCEnumValue *ev = protobuf_c_enum_descriptor_get_value(d, v);
+
+	return ev != NULL ? ev->name : "?";
+}
+
+const char *
+error_code_name(int code)
+{
+	const char *n = enum_name(&ptpsep__error_code__descriptor, code);
+
+	return strncmp(n, "ERROR_", 6) == 0 ? n + 6 : n;
+}
+
+static const char *
+refuse_name(int r)
+{
+	const char *n = enum_name(&ptpsep__refuse_reason__descriptor, r);
+
+	return strncmp(n, "REFUSE_", 7) == 0 ? n + 7 : n;
+}
+
+static void
+print_port(const char *tag, const Ptpsep__Netd__Port *p)
+{
+	printf("%s index=%u iface=%s transport=%s link_up=%d mac=%s\n", tag,
+	    p->index, p->iface, enum_name(&ptpsep__transport__descriptor,
+	    p->transport), p->link_up, p->mac.len == 6 ?
+	    fmt_mac(p->mac.data) : "-");
+}
+
+static void
+print_rx(const Ptpsep__Netd__RxFrame *f)
+{
+	const uint8_t *b = f->payload.data;
+	int64_t rx = f->rx_ts ? ts_ns(f->rx_ts) : 0;
+	int64_t off = f->rx_ts ? rx - now_ns(CLOCK_REALTIME) : 0;
+
+	printf("RX port=%u class=%s len=%zu type=0x%x msg=%s seq=%u ts=%s "
+	    "ts_source=%s ts_ns=%lld tsoff_ms=%lld from=%s\n",
+	    f->port_index,
+	    f->msg_class == PTPSEP__MSG_CLASS__MSG_CLASS_EVENT ? "event" :
+	    f->msg_class == PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL ? "general" :
+	    "?", f->payload.len, b[0] & 0x0f, ptp_type_name(b[0]),
+	    (unsigned)b[30] << 8 | b[31], f->rx_ts ? "yes" : "no",
+	    f->rx_ts == NULL ? "none" : f->ts_source ==
+	    PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE ? "hw" : "sw",
+	    (long long)rx, (long long)(off / 1000000),
+	    f->source ? fmt_addr(f->source->addr.data, f->source->addr.len) :
+	    "-");
+}
+
+/* Prints what an unexpected message says; returns 1 for an Error. */
+int
+print_other(const NetdMsg *m)
+{
+	switch (m->body_case) {
+	case PTPSEP__NETD__NETD_MSG__BODY_ERROR:
+		printf("ANSWER error code=%s msg=\"%s\"\n",
+		    error_code_name(m->error->code), m->error->message);
+		return 1;
+	case PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT:
+		printf("LINK port=%u link_up=%d reopened=%d\n",
+		    m->link_event->port_index, m->link_event->link_up,
+		    m->link_event->reopened);
+		if (m->link_event->port != NULL)
+			print_port("LINKPORT", m->link_event->port);
+		return 0;
+	case PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME:
+		print_rx(m->rx_frame);
+		return 0;
+	default:
+		printf("MSG case=%u\n", (unsigned)m->body_case);
+		return 0;
+	}
+}
+
+void
+send_hello(int fd, uint32_t version)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Hello h;
+
+	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_CLOCKD);
+	h.protocol_version = version;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_HELLO;
+	m.hello = &h;
+	if (version == IPC_PROTOCOL_VERSION) {
+		int rc = ipc_send_netd(fd, &m);
+
+		/* netd may have refused and closed already: read why. */
+		if (rc == IPC_E_SYS && (errno == EPIPE || errno == ECONNRESET))
+			printf("NOTE send Hello: %s\n", strerror(errno));
+		else if (rc != IPC_OK)
+			die("send Hello: %s", ipc_strerror(rc));
+	} else {
+		uint8_t buf[256];
+		size_t n = protobuf_c_message_pack(&m.base, buf);
+
+		if (send(fd, buf, n, MSG_EOR) != (ssize_t)n)
+			die("send Hello: %s", strerror(errno));
+	}
+}
+
+/* Waits for netd's Hello; returns 0, or 1 after printing an Error. */
+int
+wait_hello(int fd)
+{
+	NetdMsg *m;
+	int rc;
+
+	rc = recv_netd(fd, 3000, &m);
+	if (rc == IPC_E_AGAIN)
+		die("no Hello from netd");
+	if (rc == IPC_E_EOF) {
+		printf("ANSWER closed\n");
+		return 1;
+	}
+	if (rc != IPC_OK)
+		die("recv Hello: %s (%s)", ipc_strerror(rc), ipc_detail());
+	if (m->body_case != PTPSEP__NETD__NETD_MSG__BODY_HELLO) {
+		print_other(m);
+		ipc_free(&m->base);
+		return 1;
+	}
+	printf("HELLO version=%u role=%s software=%s\n",
+	    m->hello->protocol_version, enum_name(&ptpsep__role__descriptor,
+	    m->hello->role), m->hello->software_version);
+	ipc_free(&m->base);
+	return 0;
+}
+
+/* Connects, exchanges Hello and prints the PortList.  Exits on failure. */
+int
+netd_open(const char *path)
+{
+	NetdMsg *m;
+	size_t i;
+	int fd, rc;
+
+	if ((fd = unix_connect(path)) < 0)
+		die("connect %s: %s", path, strerror(errno));
+	send_hello(fd, IPC_PROTOCOL_VERSION);
+	if (wait_hello(fd) != 0)
+		die("netd did not say Hello");
+	rc = recv_netd(fd, 3000, &m);
+	if (rc != IPC_OK)
+		die("no PortList: %s", ipc_strerror(rc));
+	if (m->body_case != PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST) {
+		print_other(m);
+		die("expected a PortList");
+	}
+	for (i = 0; i < m->port_list->n_ports; i++)
+		print_port("PORT", m->port_list->ports[i]);
+	if (m->port_list->clock != NULL)
+		printf("CLOCKINFO device=%s max_freq_ppb=%g step_allowed=%d\n",
+		    m->port_list->clock->device,
+		    m->port_list->clock->max_freq_ppb,
+		    m->port_list->clock->step_allowed);
+	ipc_free(&m->base);
+	return fd;
+}
+
+int
+cmd_recv(const char *path, const struct opts *o)
+{
+	int64_t end;
+	NetdMsg *m;
+	long got = 0;
+	int fd, rc;
+
+	fd = netd_open(path);
+	printf("READY\n");
+	fflush(stdout);
+	end = now_ns(CLOCK_MONOTONIC) + (int64_t)(o->timeout * 1e9);
+	while (got < o->count) {
+		int64_t left = (end - now_ns(CLOCK_MONOTONIC)) / 1000000;
+
+		if (left <= 0)
+			break;
+		rc = recv_netd(fd, (int)left, &m);
+		if (rc == IPC_E_AGAIN)
+			break;
+		if (rc != IPC_OK) {
+			printf("GOT %ld frames\n", got);
+			die("recv: %s (%s)", ipc_strerror(rc), ipc_detail());
+		}
+		if (m->body_case == PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME)
+			got++;
+		if (print_other(m)) {
+			ipc_free(&m->base);
+			die("netd sent an Error");
+		}
+		ipc_free(&m->base);
+		fflush(stdout);
+	}
+	printf("GOT %ld frames\n", got);
+	close(fd);
+	return got >= o->count ? 0 : EXIT_TIMEOUT;
+}
+
+static int
+fill_unicast(const char *s, Ptpsep__Netd__Address *a, uint8_t *b)
+{
+	if (parse_mac(s, b) == 0 && strchr(s, ':') != NULL &&
+	    strlen(s) == 17) {
+		a->family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC;
+		a->addr.len = 6;
+	} else if (inet_pton(AF_INET, s, b) == 1) {
+		a->family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV4;
+		a->addr.len = 4;
+	} else if (inet_pton(AF_INET6, s, b) == 1) {
+		a->family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV6;
+		a->addr.len = 16;
+	} else {
+		return -1;
+	}
+	a->addr.data = b;
+	return 0;
+}
+
+/* Fills a TxFrame from the options; unicast and b must outlive it. */
+void
+fill_tx(const struct opts *o, Ptpsep__Netd__TxFrame *f,
+    Ptpsep__Netd__Address *uni, uint8_t *ub, uint8_t *payload, size_t len)
+{
+	f->port_index = o->port;
+	f->msg_class = strcmp(o->cls, "event") == 0 ?
+	    PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
+	    PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
+	if (strcmp(o->dest, "primary") == 0)
+		f->dest = PTPSEP__NETD__DESTINATION__DEST_PRIMARY;
+	else if (strcmp(o->dest, "pdelay") == 0)
+		f->dest = PTPSEP__NETD__DESTINATION__DEST_PDELAY;
+	else if (strncmp(o->dest, "unicast:", 8) == 0) {
+		f->dest = PTPSEP__NETD__DESTINATION__DEST_UNICAST;
+		if (fill_unicast(o->dest + 8, uni, ub) != 0)
+			die("bad unicast address %s", o->dest + 8);
+		f->unicast = uni;
+	} else
+		die("bad --dest %s", o->dest);
+	f->payload.data = payload;
+	f->payload.len = len;
+	f->cookie = o->cookie;
+	f->want_tx_ts = o->want_ts;
+}
+
+int
+cmd_send(const char *path, const struct opts *o)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT, *r;
+	Ptpsep__Netd__TxFrame f = PTPSEP__NETD__TX_FRAME__INIT;
+	Ptpsep__Netd__Address uni = PTPSEP__NETD__ADDRESS__INIT;
+	uint8_t payload[MAX_PAYLOAD], ub[16];
+	int64_t sent_rt;
+	size_t len;
+	int fd, rc, ok = 0;
+
+	len = opts_payload(o, payload, sizeof(payload));
+	fd = netd_open(path);
+	fill_tx(o, &f, &uni, ub, payload, len);
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
+	m.tx_frame = &f;
+	sent_rt = now_ns(CLOCK_REALTIME);
+	if ((rc = ipc_send_netd(fd, &m)) != IPC_OK)
+		die("send TxFrame: %s (%s)", ipc_strerror(rc), ipc_detail());
+	printf("SENT len=%zu cookie=0x%llx want_ts=%d realtime_ns=%lld\n", len,
+	    (unsigned long long)o->cookie, o->want_ts, (long long)sent_rt);
+	/* Without a timestamp to wait for: anything netd says (an Error). */
+	for (;;) {
+		rc = recv_netd(fd, o->want_ts ? 2000 : 300, &r);
+		if (rc == IPC_E_AGAIN) {
+			if (o->want_ts) {
+				printf("TXTS none\n");
+				break;
+			}
+			ok = 1;
+			break;
+		}
+		if (rc == IPC_E_EOF) {
+			printf("ANSWER closed\n");
+			break;
+		}
+		if (rc != IPC_OK)
+			die("recv: %s (%s)", ipc_strerror(rc), ipc_detail());
+		if (r->body_case == PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP) {
+			Ptpsep__Netd__TxTimestamp *t = r->tx_timestamp;
+			const char *st = enum_name(
+			    &ptpsep__netd__tx_ts_status__descriptor, t->status);
+
+			printf("TXTS cookie=0x%llx match=%d port=%u status=%s "
+			    "ts_ns=%lld ts_source=%s\n",
+			    (unsigned long long)t->cookie, t->cookie == o->cookie,
+			    t->port_index, st, t->ts ? (long long)ts_ns(t->ts) :
+			    0LL, t->ts_source ==
+			    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE ? "sw" :
+			    t->ts_source == PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE ?
+			    "hw" : "none");
+			ok = t->cookie == o->cookie &&
+			    t->status == PTPSEP__NETD__TX_TS_STATUS__TXTS_OK &&
+			    t->ts != NULL;
+			ipc_free(&r->base);
+			break;
+		}
+		rc = print_other(r);
+		ipc_free(&r->base);
+		if (rc)
+			break;
+	}
+	close(fd);
+	return ok ? 0 : 1;
+}
+
+int
+cmd_clock(const char *path, int argc, char **argv)
+{
+	NetdMsg m, *r;
+	Ptpsep__Netd__ClockRequest req;
+	Ptpsep__Netd__ClockRead rd = PTPSEP__NETD__CLOCK_READ__INIT;
+	Ptpsep__Netd__ClockGetStatus gs = PTPSEP__NETD__CLOCK_GET_STATUS__INIT;
+	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
+	Ptpsep__Netd__ClockStep stp = PTPSEP__NETD__CLOCK_STEP__INIT;
+	static const NetdMsg minit = PTPSEP__NETD__NETD_MSG__INIT;
+	static const Ptpsep__Netd__ClockRequest rinit =
+	    PTPSEP__NETD__CLOCK_REQUEST__INIT;
+	uint64_t id = 0;
+	int fd, i, rc;
+
+	fd = netd_open(path);
+	for (i = 0; i < argc; i++) {
+		const char *op = argv[i];
+		int64_t t0, t1;
+
+		m = minit;
+		req = rinit;
+		if (strcmp(op, "read") == 0) {
+			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
+			req.read = &rd;
+		} else if (strcmp(op, "status") == 0) {
+			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_GET_STATUS;
+			req.get_status = &gs;
+		} else if (strcmp(op, "freq") == 0 && i + 1 < argc) {
+			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ;
+			af.freq_ppb = strtod(argv[++i], NULL);
+			req.adj_freq = &af;
+		} else if (strcmp(op, "step") == 0 && i + 1 < argc) {
+			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_STEP;
+			stp.offset_ns = strtoll(argv[++i], NULL, 0);
+			req.step = &stp;
+		} else if (strcmp(op, "sleep") == 0 && i + 1 < argc) {
+			usleep((useconds_t)(strtod(argv[++i], NULL) * 1e6));
+			continue;
+		} else {
+			usage();
+		}
+		req.id = ++id;
+		m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
+		m.clock_request = &req;
+		t0 = now_ns(CLOCK_REALTIME);
+		if ((rc = ipc_send_netd(fd, &m)) != IPC_OK)
+			die("send ClockRequest: %s (%s)", ipc_strerror(rc),
+			    ipc_detail());
+		for (;;) {
+			rc = recv_netd(fd, 2000, &r);
+			t1 = now_ns(CLOCK_REALTIME);
+			if (rc == IPC_E_EOF) {
+				printf("ANSWER closed\n");
+				return 1;
+			}
+			if (rc != IPC_OK)
+				die("recv: %s", ipc_strerror(rc));
+			if (r->body_case ==
+			    PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY)
+				break;
+			rc = print_other(r);
+			ipc_free(&r->base);
+			if (rc)
+				return 1;
+		}
+		{
+			Ptpsep__Netd__ClockReply *c = r->clock_reply;
+			int64_t now = c->now ? ts_ns(c->now) : 0;
+
+			printf("CLOCK id=%llu op=%s status=%s reason=%s "
+			    "now_ns=%lld freq_ppb=%.3f offset_ns=%lld "
+			    "rtt_ns=%lld\n", (unsigned long long)c->id, op,
+			    c->status == PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK ?
+			    "OK" : c->status ==
+			    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED ?
+			    "REFUSED" : "?", c->reason ? refuse_name(c->reason) :
+			    "-", (long long)now, c->freq_ppb,
+			    c->now ? (long long)(now - (t0 + (t1 - t0) / 2)) :
+			    0LL, (long long)(t1 - t0));
+		}
+		ipc_free(&r->base);
+		fflush(stdout);
+	}
+	close(fd);
+	return 0;
+}
+
+/* ---- the control socket ------------------------------------------------------ */
+
+static int
+recv_ctl(int fd, Ptpsep__Ctl__CtlResponse **r)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 3000) != 1)
+		die("no answer on the control socket");
+	return ipc_recv_ctl_response(fd, r);
+}
+
+static void
+print_counts(const char *prefix, size_t n, Ptpsep__Ctl__RefusedCount **rc)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		printf("%srefused.%s=%llu\n", prefix, refuse_name(rc[i]->reason),
+		    (unsigned long long)rc[i]->count);
+}
+
+int
+cmd_info(const char *path)
+{
+	Ptpsep__Ctl__CtlRequest q = PTPSEP__CTL__CTL_REQUEST__INIT;
+	Ptpsep__Ctl__NetdInfoRequest ni = PTPSEP__CTL__NETD_INFO_REQUEST__INIT;
+	Ptpsep__Ctl__CtlResponse *r;
+	Ptpsep__Ctl__NetdInfo *info;
+	Ptpsep__Hello h;
+	size_t i, j;
+	int fd, rc;
+
+	if ((fd = unix_connect(path)) < 0)
+		die("connect %s: %s", path, strerror(errno));
+	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_CTL);
+	q.body_case = PTPSEP__CTL__CTL_REQUEST__BODY_HELLO;
+	q.hello = &h;
+	if (ipc_send_ctl_request(fd, &q) != IPC_OK)
+		die("send Hello");
+	if ((rc = recv_ctl(fd, &r)) != IPC_OK ||
+	    r->body_case != PTPSEP__CTL__CTL_RESPONSE__BODY_HELLO)
+		die("no Hello on the control socket (%s)", ipc_strerror(rc));
+	ipc_free(&r->base);
+	q.body_case = PTPSEP__CTL__CTL_REQUEST__BODY_NETD_INFO;
+	q.netd_info = &ni;
+	if (ipc_send_ctl_request(fd, &q) != IPC_OK)
+		die("send NetdInfoRequest");
+	if ((rc = recv_ctl(fd, &r)) != IPC_OK)
+		die("recv NetdInfo: %s (%s)", ipc_strerror(rc), ipc_detail());
+	if (r->body_case != PTPSEP__CTL__CTL_RESPONSE__BODY_NETD_INFO)
+		die("expected NetdInfo, got case %u", (unsigned)r->body_case);
+	info = r->netd_info;
+	printf("software_version=%s\n", info->software_version);
+	printf("client_connected=%d\n", info->client_connected);
+	printf("client_connections=%llu\n",
+	    (unsigned long long)info->client_connections);
+	printf("client_backlog_closes=%llu\n",
+	    (unsigned long long)info->client_backlog_closes);
+	if (info->clock)
+		printf("clock.device=%s\nclock.max_freq_ppb=%g\n"
+		    "clock.step_allowed=%d\n", info->clock->device,
+		    info->clock->max_freq_ppb, info->clock->step_allowed);
+	print_counts("", info->n_refused, info->refused);
+	for (i = 0; i < info->n_ports; i++) {
+		Ptpsep__Ctl__NetdPortInfo *p = info->ports[i];
+		char pre[32];
+
+		snprintf(pre, sizeof(pre), "port%zu.", i);
+		if (p->port)
+			printf("%siface=%s\n%slink_up=%d\n", pre, p->port->iface,
+			    pre, p->port->link_up);
+		printf("%ssockets=%zu\n", pre, p->n_sockets);
+		for (j = 0; j < p->n_sockets; j++)
+			printf("%ssocket%zu=class:%s,protocol:0x%x,filter:%d,"
+			    "locked:%d\n", pre, j,
+			    p->sockets[j]->msg_class ==
+			    PTPSEP__MSG_CLASS__MSG_CLASS_EVENT ? "event" :
+			    "general", p->sockets[j]->protocol,
+			    p->sockets[j]->filter_attached,
+			    p->sockets[j]->filter_locked);
+		printf("%srx_event=%llu\n%srx_general=%llu\n%stx_event=%llu\n"
+		    "%stx_general=%llu\n%stx_ts_missing=%llu\n", pre,
+		    (unsigned long long)p->rx_event, pre,
+		    (unsigned long long)p->rx_general, pre,
+		    (unsigned long long)p->tx_event, pre,
+		    (unsigned long long)p->tx_general, pre,
+		    (unsigned long long)p->tx_ts_missing);
+		for (j = 0; j < p->n_rx_dropped; j++)
+			printf("%srx_dropped.%s=%llu\n", pre,
+			    enum_name(&ptpsep__ctl__rx_drop_reason__descriptor,
+			    p->rx_dropped[j]->reason),
+			    (unsigned long long)p->rx_dropped[j]->count);
+		print_counts(pre, p->n_refused, p->refused);
+	}
+	ipc_free(&r->base);
+	close(fd);
+	return 0;
+}
