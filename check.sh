@@ -7,7 +7,9 @@
 # Builds happen out of tree under build/: a normal -Werror build, an
 # ASan+UBSan build, a clang libFuzzer build for the fuzz smoke, and
 # `make distcheck`.  Integration and interop tests (network namespaces,
-# root) run against the normal build.
+# root) run against the normal build.  Every step's output goes to
+# build/logs/; the end of the run repeats the FAIL lines of failed steps and
+# of first runs that were retried (see run_timed_step).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")" && pwd)
