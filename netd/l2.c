@@ -6,8 +6,8 @@
  * at all, so it receives nothing until bind() names ETH_P_1588; the filter
  * is attached and locked before that.  It is never opened for all
  * ethertypes: that would make it a tap that sees (and runs its filter on)
- * every frame of every flow.  SOCK_RAW because netd builds the Ethernet header itself
- * and reads the source MAC from the received one.
+ * every frame of every flow.  SOCK_RAW because netd builds the Ethernet
+ * header itself and reads the source MAC from the received one.
  */
 #include "config.h"
 
