@@ -14,8 +14,8 @@
 #        that it prints one sample per Sync).  A free-running ptp4l
 #        disciplines nothing, so its "master offset" is a measurement of two
 #        clocks that both run at CLOCK_REALTIME's rate with zero offset.  The
-#        window is the MEASURE s after ptp4l's first sample (it prints one
-#        only once it has a path delay).  Over it (itest_measure, mode
+#        window is the MEASURE s from ptp4l's FREE_SKIP-th sample (10: its
+#        path delay filter has filled).  Over it (itest_measure, mode
 #        free): at most 5% spikes (|offset - median| > 6 x mean |offset -
 #        median| and > 2 us: late Syncs, which our slave's spike filter
 #        drops and ptp4l has no filter for); of the rest the standard
@@ -50,6 +50,7 @@ iop_need
 MEASURE=${MEASURE:-60}
 LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
 PARALLEL=${IOP_PARALLEL:-4}
+FREE_SKIP=${FREE_SKIP:-10}
 
 declare -A c_ptp c_our c_pns c_ons c_log c_mode c_t0 c_lock c_lockt c_cap \
 	c_capid c_pid0 c_pid1 c_state
@@ -96,14 +97,22 @@ case_start() {
 
 # case_poll ID: lock, then the end of the measurement window.
 case_poll() {
-	local id=$1 pat
+	local id=$1 pat nth
 	case ${c_state[$id]:-} in
 	locking)
-		[ "${c_mode[$id]}" = servo ] && pat=' s2 freq' || pat='master offset'
-		if grep -q -- "$pat" "${c_log[$id]}"; then
-			c_lock[$id]=$(grep -n -m1 -- "$pat" "${c_log[$id]}" | cut -d: -f1)
-			# our slave: measure after the lock line; ptp4l: from its
-			# first sample on.
+		# Our slave: measure after the first s2 line.  The free-running
+		# ptp4l slave: from its FREE_SKIP-th sample on, once its path
+		# delay filter (10 exchanges) has filled; its first samples rest
+		# on one or two delay measurements (CI saw -47, -47, -23, -23 us
+		# before it settled).
+		if [ "${c_mode[$id]}" = servo ]; then
+			pat=' s2 freq'; nth=1
+		else
+			pat='master offset'; nth=$FREE_SKIP
+		fi
+		if [ "$(grep -c -- "$pat" "${c_log[$id]}")" -ge "$nth" ]; then
+			c_lock[$id]=$(grep -n -- "$pat" "${c_log[$id]}" |
+				sed -n "${nth}p" | cut -d: -f1)
 			[ "${c_mode[$id]}" = free ] && c_lock[$id]=$((c_lock[$id] - 1))
 			c_lockt[$id]=$((SECONDS - c_t0[$id]))
 			c_t0[$id]=$SECONDS
