@@ -3,7 +3,10 @@
 # configuration, about two minutes in all), then the report, which must be
 # well-formed with every figure present.  The figures themselves are not
 # judged here (a smoke run is too short, and the machine is busy with
-# other tests); `make bench` is the real run.
+# other tests); `make bench` is the real run.  The benchmarks start ptp4l
+# masters and slaves: every ptp4l slave runs with free_running 1
+# (tests/bench/lib.sh refuses to start one without it), so no clock of this
+# machine is adjusted.
 #
 #   BUILD=build/default tests/integration/bench_smoke.sh
 set -uo pipefail
