@@ -334,11 +334,19 @@ static const struct cfg_key keys[] = {
 	G_INT("max_frequency", IMPL, 900000000, 0, INT_MAX),
 	/* ptpsep's own: largest step netd performs, ns; 0: no limit. */
 	O_I64("max_step_ns", 0, 0, INT64_MAX),
-	/* ptpsep's own: steps allowed per step_limit_interval; 0: no limit. */
-	O_INT("max_steps_per_interval", 4, 0, INT_MAX),
+	/*
+	 * ptpsep's own: steps allowed per step_limit_interval; 0: no limit.
+	 * netd remembers at most 64 steps (CLOCK_MAX_STEPS_LIMIT).
+	 */
+	O_INT("max_steps_per_interval", 4, 0, 64),
 	G_STR("message_tag", IMPL, NULL),
 	/* ptpsep's own: may Management messages from the network SET? */
 	O_INT("mgmt_set_from_network", 0, 0, 1),
+	/*
+	 * ptpsep's own: netd refuses (RATE_LIMITED) a frequency adjustment
+	 * that comes sooner than this after the last one, ms; 0: no limit.
+	 */
+	O_INT("min_adj_interval_ms", 1, 0, 10000),
 	P_INT("min_neighbor_prop_delay", IMPL, -20000000, INT_MIN, -1),
 	P_INT("msg_interval_request", UNIMPL, 0, 0, 1),
 	P_INT("neighborPropDelayThresh", IMPL, 20000000, 0, INT_MAX),
