@@ -23,6 +23,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cfg.h"
 #include "log.h"
@@ -64,6 +66,13 @@ struct cfg {
 	void *diag_arg;
 	unsigned int errors, warnings;
 	unsigned int gen;	/* load counter */
+	/*
+	 * One flag per key, set by every cfg_get_*() and cfg_is_set(): the
+	 * key audit (cfg.h).  A pointer so that the const getters may set
+	 * it.
+	 */
+	unsigned char *queried;
+	int audit_fd;		/* CFG_AUDIT_ENV's file, or -1 */
 };
 
 /* Where a value comes from: a line of a file, or the command line. */
@@ -216,6 +225,57 @@ key_index(const struct cfg_key *k)
 	return (size_t)(k - cfg_key_at(0));
 }
 
+/*
+ * The key audit's file: opened here, while the process may still open
+ * files (before the privilege drop and clockd's seccomp filter), written by
+ * cfg_free().  Appended to, so that every process of a test run adds its
+ * keys to the same file.  Not following a symbolic link: the daemons start
+ * as root.
+ */
+static int
+audit_open(void)
+{
+	const char *path = getenv(CFG_AUDIT_ENV);
+	int fd;
+
+	if (path == NULL || path[0] == '\0')
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
+	    0644);
+	if (fd < 0)
+		log_warn("%s %s", CFG_AUDIT_ENV, path);
+	return fd;
+}
+
+/* Every queried key on a line of its own, in one write (O_APPEND). */
+static void
+audit_write(struct cfg *cfg)
+{
+	char *buf;
+	size_t i, n = 0, cap = 0;
+	ssize_t w;
+
+	if (cfg->audit_fd < 0)
+		return;
+	for (i = 0; i < cfg_key_count(); i++)
+		cap += strlen(cfg_key_at(i)->name) + 1;
+	buf = malloc(cap + 1);
+	if (buf != NULL) {
+		for (i = 0; i < cfg_key_count(); i++) {
+			if (!cfg->queried[i])
+				continue;
+			n += (size_t)snprintf(buf + n, cap + 1 - n, "%s\n",
+			    cfg_key_at(i)->name);
+		}
+		w = n > 0 ? write(cfg->audit_fd, buf, n) : 0;
+		if (w < 0 || (size_t)w != n)
+			log_warn("%s: short write", CFG_AUDIT_ENV);
+		free(buf);
+	}
+	close(cfg->audit_fd);
+	cfg->audit_fd = -1;
+}
+
 struct cfg *
 cfg_new(void)
 {
@@ -230,10 +290,14 @@ cfg_new(void)
 	if (cfg == NULL)
 		return NULL;
 	cfg->global = calloc(cfg_key_count(), sizeof(*cfg->global));
-	if (cfg->global == NULL) {
+	cfg->queried = calloc(cfg_key_count(), 1);
+	if (cfg->global == NULL || cfg->queried == NULL) {
+		free(cfg->global);
+		free(cfg->queried);
 		free(cfg);
 		return NULL;
 	}
+	cfg->audit_fd = audit_open();
 	return cfg;
 }
 
@@ -257,10 +321,12 @@ cfg_free(struct cfg *cfg)
 
 	if (cfg == NULL)
 		return;
+	audit_write(cfg);
 	for (i = 0; i < cfg->nports; i++)
 		free_vals(cfg->ports[i].vals);
 	free(cfg->ports);
 	free_vals(cfg->global);
+	free(cfg->queried);
 	free(cfg);
 }
 
@@ -898,12 +964,17 @@ resolve(const char *key, enum cfg_type want, const char *fn)
 	return k;
 }
 
-/* The value in force, or NULL for the table's default. */
+/*
+ * The value in force, or NULL for the table's default.  Every accessor
+ * comes here: the key counts as queried (the key audit).
+ */
 static const struct cfg_val *
 lookup(const struct cfg *cfg, const char *port, const struct cfg_key *k)
 {
 	size_t i = key_index(k);
 	int p;
+
+	cfg->queried[i] = 1;
 
 	if (port != NULL && k->scope == CFG_SC_PORT) {
 		p = cfg_port_index(cfg, port);
@@ -1058,4 +1129,38 @@ cfg_set_str(struct cfg *cfg, const char *port, const char *key,
 {
 	resolve(key, CFG_T_STRING, __func__);
 	return set_common(cfg, port, key, v);
+}
+
+/* ---- the key audit ---- */
+
+int
+cfg_key_queried(const struct cfg *cfg, const char *key)
+{
+	const struct cfg_key *k = cfg_key_find(key);
+
+	if (k == NULL)
+		bug("%s: unknown key '%s'", __func__, key);
+	if (k->alias_of != NULL)
+		k = cfg_key_find(k->alias_of);
+	return cfg->queried[key_index(k)];
+}
+
+size_t
+cfg_audit(const struct cfg *cfg, int queried, enum cfg_status status,
+    void (*fn)(void *arg, const struct cfg_key *k), void *arg)
+{
+	const struct cfg_key *k;
+	size_t i, n = 0;
+
+	for (i = 0; i < cfg_key_count(); i++) {
+		k = cfg_key_at(i);
+		/* An alias has no value of its own: its target is asked. */
+		if (k->alias_of != NULL || k->status != status ||
+		    !cfg->queried[i] != !queried)
+			continue;
+		if (fn != NULL)
+			fn(arg, k);
+		n++;
+	}
+	return n;
 }

@@ -252,4 +252,29 @@ int cfg_set_str(struct cfg *cfg, const char *port, const char *key,
 int cfg_set_from_string(struct cfg *cfg, const char *port, const char *key,
     const char *value);
 
+/* ---- the key audit ----
+ *
+ * A key the table marks implemented must be read by some code, or the
+ * table lies: the user sets it, gets no warning, and nothing happens.
+ * Every cfg_get_*() and cfg_is_set() marks its key (an alias marks its
+ * target) as queried; setting or loading a value does not.
+ *
+ * With CFG_AUDIT_ENV set to a file name, cfg_new() opens that file (for
+ * appending, before any privilege drop or sandbox) and cfg_free() writes
+ * to it the name of every key this struct cfg was asked for, one per line.
+ * tests/integration/key_honesty.sh runs both daemons so and fails on an
+ * implemented key that neither asked for.
+ */
+#define CFG_AUDIT_ENV	"PTPSEP_KEY_AUDIT"
+
+/* 1 if some accessor asked for the key since cfg_new(). */
+int cfg_key_queried(const struct cfg *cfg, const char *key);
+/*
+ * Calls fn (if not NULL) for every key of the table, aliases left out,
+ * with the given status that was (queried 1) or was not (queried 0) asked
+ * for, in table order.  Returns how many there are.
+ */
+size_t cfg_audit(const struct cfg *cfg, int queried, enum cfg_status status,
+    void (*fn)(void *arg, const struct cfg_key *k), void *arg);
+
 #endif /* PTPSEP_CFG_H */
