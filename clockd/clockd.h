@@ -292,7 +292,13 @@ void	msg_header(struct cport *p, struct ptp_msg *m, unsigned type,
 /* Packs and sends; want_ts asks netd for the TX timestamp. */
 int	msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest,
 	    int want_ts);
-int64_t	ts_to_ns(const struct ptp_timestamp *ts);
-struct ptp_timestamp ns_to_ts(int64_t ns);
+/*
+ * A time stamp of a received type message as int64 ns (lib/ptp_time.c).
+ * 0, or -EINVAL/-ERANGE when it cannot be represented: then the caller
+ * drops the message; this counts it (dstats.invalid) and logs it, at
+ * most one line every 10 s.  ns may be NULL.
+ */
+int	msg_time_ns(struct cport *p, unsigned type, const char *field,
+	    const struct ptp_timestamp *ts, int64_t *ns);
 
 #endif /* PTPSEP_CLOCKD_CLOCKD_H */

@@ -213,41 +213,6 @@ delay_req_correction(int64_t asym)
 	return asym == INT64_MIN ? INT64_MAX : -asym;
 }
 
-int
-delay_ts_to_ns(const struct ptp_timestamp *ts, int64_t *ns)
-{
-	sns_t v;
-	int rc;
-
-	rc = ts_scaled(ts, &v);
-	if (rc < 0)
-		return rc;
-	v /= SNS_ONE;
-	if (!fits_int64(v))
-		return -ERANGE;
-	*ns = (int64_t)v;
-	return 0;
-}
-
-int
-delay_ts_sub(const struct ptp_timestamp *a, const struct ptp_timestamp *b,
-    int64_t *ns)
-{
-	sns_t va, vb, d;
-	int rc;
-
-	rc = ts_scaled(a, &va);
-	if (rc == 0)
-		rc = ts_scaled(b, &vb);
-	if (rc < 0)
-		return rc;
-	d = (va - vb) / SNS_ONE;	/* exact: both whole ns */
-	if (!fits_int64(d))
-		return -ERANGE;
-	*ns = (int64_t)d;
-	return 0;
-}
-
 int64_t
 delay_scaled_to_ns(int64_t scaled)
 {

@@ -134,12 +134,8 @@ int delay_sync_rate_ratio(const struct delay_sync *a,
 /* correctionField to send in Delay_Req and Pdelay_Req (11.6.3, 11.6.4). */
 int64_t delay_req_correction(int64_t asym);
 
-/* Time stamp as ns since the epoch; -EINVAL if malformed, -ERANGE when
- * seconds are beyond int64 ns (>= 9223372037 s, the year 2262). */
-int delay_ts_to_ns(const struct ptp_timestamp *ts, int64_t *ns);
-/* a - b in ns, exact for any valid time stamps; -EINVAL, -ERANGE. */
-int delay_ts_sub(const struct ptp_timestamp *a, const struct ptp_timestamp *b,
-    int64_t *ns);
+/* A time stamp as int64 ns, and the difference of two: lib/ptp_time.h
+ * (ptp_time_to_ns, ptp_time_sub), shared with netd. */
 /* Scaled ns to ns, rounded to nearest, halves away from zero. */
 int64_t delay_scaled_to_ns(int64_t scaled);
 /* ns to scaled ns, saturated at +-INT64_MAX beyond 2^47 ns. */

@@ -24,6 +24,7 @@
 #include "mgmt.h"
 #include "ptp_be.h"
 #include "ptp_msg.h"
+#include "ptp_time.h"
 #include "ptp_tlv.h"
 
 /* What the standard allows for an id (15.5.2.3) and what is served here. */
@@ -393,15 +394,22 @@ mgmt_time_status_np(const struct clockd *c, uint8_t *d)
 	if (c->slave_port >= 0 && (unsigned)c->slave_port < c->nports)
 		sp = &c->ports[c->slave_port];
 	if (sp != NULL && sp->last_sync_valid &&
-	    delay_ts_to_ns(&sp->last_sync.t2, &ingress) != 0)
+	    ptp_time_to_ns(&sp->last_sync.t2, &ingress) != 0)
 		ingress = 0;
 	if (sp != NULL && sp->have_rr && sp->rate_ratio > 0.5 &&
 	    sp->rate_ratio < 1.5)
 		rr = sp->rate_ratio;
 	ptp_put_be64(d, (uint64_t)c->cds.offset_from_master);
 	ptp_put_be64(d + 8, (uint64_t)ingress);
-	/* cumulativeScaledRateOffset: (rateRatio - 1) * 2^41 */
+	/* cumulativeScaledRateOffset: (rateRatio - 1) * 2^41, an Integer32:
+	 * beyond +-976 ppm it does not fit, and a double converted to an
+	 * int32 it does not fit is undefined behaviour, so it saturates.
+	 * The ratio comes from the master's Syncs (up to 1 % off). */
 	cso = (rr - 1.0) * 2199023255552.0;
+	if (cso > (double)INT32_MAX)
+		cso = INT32_MAX;
+	else if (cso < (double)INT32_MIN)
+		cso = INT32_MIN;
 	ptp_put_be32(d + 16, (uint32_t)(int32_t)cso);
 	/* scaledLastGmPhaseChange, gmTimeBaseIndicator, lastGmPhaseChange:
 	 * zero (d + 20 .. d + 37) */

@@ -7,28 +7,47 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "clockd.h"
 #include "log.h"
 #include "ptp_msg.h"
+#include "ptp_time.h"
 
-int64_t
-ts_to_ns(const struct ptp_timestamp *ts)
+/* At most one line about unrepresentable times every this many ns. */
+#define MSG_BAD_TIME_LOG_NS	(10 * 1000000000LL)
+
+int
+msg_time_ns(struct cport *p, unsigned type, const char *field,
+    const struct ptp_timestamp *ts, int64_t *ns)
 {
-	return (int64_t)ts->sec * 1000000000LL + ts->nsec;
-}
+	static int64_t last_log;
+	static uint64_t quiet;
+	int64_t now, v;
+	int rc;
 
-struct ptp_timestamp
-ns_to_ts(int64_t ns)
-{
-	struct ptp_timestamp ts;
-
-	if (ns < 0)
-		ns = 0;		/* PTP time is never before the epoch */
-	ts.sec = (uint64_t)(ns / 1000000000LL);
-	ts.nsec = (uint32_t)(ns % 1000000000LL);
-	return ts;
+	if ((rc = ptp_time_to_ns(ts, &v)) == 0) {
+		if (ns != NULL)
+			*ns = v;
+		return 0;
+	}
+	/* 5.3.3 allows 2^48 - 1 s, far past int64 ns (the year 2262):
+	 * anyone on the link can send that, so it is dropped, not used. */
+	p->dstats.invalid++;
+	now = clock_mono_ns();
+	if (last_log != 0 && now - last_log < MSG_BAD_TIME_LOG_NS) {
+		quiet++;
+		return rc;
+	}
+	log_warnx("port %u: dropped %s: %s %" PRIu64 ".%09" PRIu32
+	    " s %s (%" PRIu64 " more not logged)", p->identity.port_number,
+	    ptp_msg_type_name(type), field, ts->sec, ts->nsec,
+	    rc == -EINVAL ? "is malformed" : "is beyond int64 ns", quiet);
+	last_log = now;
+	quiet = 0;
+	return rc;
 }
 
 /* controlField for 1588-2008 receivers (13.3.2.13, Table 42). */

@@ -14,6 +14,7 @@
 #include "cfg.h"
 #include "clockd.h"
 #include "log.h"
+#include "ptp_time.h"
 
 #define LOG_INTERVAL_NONE	0x7F
 
@@ -47,10 +48,14 @@ slave_state(const struct cport *p)
 static void
 slave_sync_complete(struct cport *p)
 {
-	int64_t offset, t2;
+	int64_t offset, t1, t2;
 	int rc;
 
 	p->sync_valid = 0;
+	/* Checked on receipt; a bad pair never becomes last_sync. */
+	if (msg_time_ns(p, PTP_MT_SYNC, "t1", &p->sync.t1, &t1) != 0 ||
+	    msg_time_ns(p, PTP_MT_SYNC, "t2", &p->sync.t2, &t2) != 0)
+		return;
 	if (p->last_sync_valid) {
 		p->prev_sync = p->last_sync;
 		p->prev_sync_valid = 1;
@@ -68,11 +73,10 @@ slave_sync_complete(struct cport *p)
 		p->dstats.invalid++;
 		return;
 	}
-	t2 = ts_to_ns(&p->sync.t2);
+	/* Two correctionFields of any value: their sum saturates. */
 	log_debug("port %u: sync %u t1 %" PRId64 " t2 %" PRId64 " corr %" PRId64
-	    " offset %" PRId64, p->identity.port_number, p->sync_seq,
-	    ts_to_ns(&p->sync.t1), t2, p->sync.corr_sync +
-	    p->sync.corr_follow_up, offset);
+	    " offset %" PRId64, p->identity.port_number, p->sync_seq, t1, t2,
+	    ptp_ns_sat_add(p->sync.corr_sync, p->sync.corr_follow_up), offset);
 	clock_synchronize(p->c, p, t2, offset,
 	    delay_scaled_to_ns(p->path_delay));
 }
@@ -81,8 +85,17 @@ void
 slave_rx_sync(struct cport *p, const struct ptp_msg *m,
     const struct ptp_timestamp *t2)
 {
-	if (!slave_state(p) || !from_parent(p, m) ||
-	    !clock_t2_ok(p->c, ts_to_ns(t2)))
+	int64_t t2_ns;
+
+	if (!slave_state(p) || !from_parent(p, m))
+		return;
+	if (msg_time_ns(p, PTP_MT_SYNC, "ingress time", t2, &t2_ns) != 0 ||
+	    !clock_t2_ok(p->c, t2_ns))
+		return;
+	/* One-step: originTimestamp is t1 (11.3.2); two-step: it is ignored
+	 * and the Follow_Up's is checked when that comes. */
+	if (!(m->hdr.flags & PTP_FLAG_TWO_STEP) && msg_time_ns(p, PTP_MT_SYNC,
+	    "originTimestamp", &m->body.sync.origin_timestamp, NULL) != 0)
 		return;
 	memset(&p->sync, 0, sizeof(p->sync));
 	p->sync.t2 = *t2;
@@ -108,6 +121,9 @@ void
 slave_rx_follow_up(struct cport *p, const struct ptp_msg *m)
 {
 	if (!slave_state(p) || !from_parent(p, m))
+		return;
+	if (msg_time_ns(p, PTP_MT_FOLLOW_UP, "preciseOriginTimestamp",
+	    &m->body.follow_up.precise_origin_timestamp, NULL) != 0)
 		return;
 	if (p->sync_valid && p->sync_two_step &&
 	    m->hdr.sequence_id == p->sync_seq) {
@@ -175,6 +191,10 @@ slave_delay_req_tx_ts(struct cport *p, uint16_t seq,
 {
 	if (!p->dreq_pending || seq != p->dreq_seq)
 		return;
+	if (msg_time_ns(p, PTP_MT_DELAY_REQ, "egress time", t3, NULL) != 0) {
+		p->dreq_pending = 0;
+		return;
+	}
 	p->dreq.t3 = *t3;
 	p->dreq_have_t3 = 1;
 	if (p->dresp_early)
@@ -191,6 +211,11 @@ slave_rx_delay_resp(struct cport *p, const struct ptp_msg *m)
 	    !ptp_port_identity_equal(&r->requesting_port_identity,
 	    &p->identity))
 		return;
+	if (msg_time_ns(p, PTP_MT_DELAY_RESP, "receiveTimestamp",
+	    &r->receive_timestamp, NULL) != 0) {
+		p->dreq_pending = 0;	/* this exchange is lost */
+		return;
+	}
 	p->dreq.t4 = r->receive_timestamp;
 	p->dreq.corr_delay_resp = m->hdr.correction;
 	/* The master tells the rate it wants requests at (9.5.11.2). */
@@ -226,19 +251,25 @@ p2p_send_pdelay_req(struct cport *p)
 static void
 p2p_try_complete(struct cport *p)
 {
-	int64_t mld;
+	int64_t mld, t1, t2, t3, t4;
 
 	if (!p->pd_have_t1 || !p->pd_have_resp ||
 	    (p->pd_resp_two_step && !p->pd_have_fup))
 		return;
 	p->pdreq_pending = 0;
+	/* Each was checked when it came; this only keeps the line below
+	 * from ever computing with one that was not. */
+	if (msg_time_ns(p, PTP_MT_PDELAY_REQ, "t1", &p->pd.t1, &t1) != 0 ||
+	    msg_time_ns(p, PTP_MT_PDELAY_RESP, "t2", &p->pd.t2, &t2) != 0 ||
+	    msg_time_ns(p, PTP_MT_PDELAY_RESP_FOLLOW_UP, "t3", &p->pd.t3,
+	    &t3) != 0 ||
+	    msg_time_ns(p, PTP_MT_PDELAY_RESP, "t4", &p->pd.t4, &t4) != 0)
+		return;
 	if (delay_p2p(&p->pd, p->asymmetry, 1.0, &mld, &p->dstats) < 0)
 		return;
 	log_debug("port %u: pdelay %u t1 %" PRId64 " t2 %" PRId64 " t3 %"
 	    PRId64 " t4 %" PRId64 " link delay %" PRId64 " (2^-16 ns)",
-	    p->identity.port_number,
-	    p->pdreq_seq, ts_to_ns(&p->pd.t1), ts_to_ns(&p->pd.t2),
-	    ts_to_ns(&p->pd.t3), ts_to_ns(&p->pd.t4), mld);
+	    p->identity.port_number, p->pdreq_seq, t1, t2, t3, t4, mld);
 	slave_delay_complete(p, mld);
 }
 
@@ -248,6 +279,10 @@ p2p_pdelay_req_tx_ts(struct cport *p, uint16_t seq,
 {
 	if (!p->pdreq_pending || seq != p->pdreq_seq)
 		return;
+	if (msg_time_ns(p, PTP_MT_PDELAY_REQ, "egress time", t1, NULL) != 0) {
+		p->pdreq_pending = 0;
+		return;
+	}
 	p->pd.t1 = *t1;
 	p->pd_have_t1 = 1;
 	p2p_try_complete(p);
@@ -266,6 +301,14 @@ p2p_rx_pdelay_resp(struct cport *p, const struct ptp_msg *m,
 	if (p->pd_have_resp) {
 		/* Two responders on a point-to-point link (11.4.4, faulty
 		 * configuration): drop this measurement. */
+		p->pdreq_pending = 0;
+		return;
+	}
+	/* 11.4.3: t2 (and t3 in the Follow_Up) are the responder's clock,
+	 * whatever it is; one clockd cannot represent ends the exchange. */
+	if (msg_time_ns(p, PTP_MT_PDELAY_RESP, "requestReceiptTimestamp",
+	    &r->request_receipt_timestamp, NULL) != 0 ||
+	    msg_time_ns(p, PTP_MT_PDELAY_RESP, "ingress time", t4, NULL) != 0) {
 		p->pdreq_pending = 0;
 		return;
 	}
@@ -290,6 +333,12 @@ p2p_rx_pdelay_resp_fup(struct cport *p, const struct ptp_msg *m)
 	    !ptp_port_identity_equal(&m->hdr.source_port_identity,
 	    &p->pd_responder))
 		return;
+	if (msg_time_ns(p, PTP_MT_PDELAY_RESP_FOLLOW_UP,
+	    "responseOriginTimestamp", &f->response_origin_timestamp,
+	    NULL) != 0) {
+		p->pdreq_pending = 0;
+		return;
+	}
 	p->pd.t3 = f->response_origin_timestamp;
 	p->pd.corr_resp_fup = m->hdr.correction;
 	p->pd_have_fup = 1;

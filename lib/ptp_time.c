@@ -35,6 +35,23 @@ ptp_time_to_ns(const struct ptp_timestamp *ts, int64_t *ns)
 }
 
 int
+ptp_time_sub(const struct ptp_timestamp *a, const struct ptp_timestamp *b,
+    int64_t *ns)
+{
+	__int128 v;
+
+	if (a->nsec >= PTP_NS_PER_S || b->nsec >= PTP_NS_PER_S)
+		return -EINVAL;
+	/* Each side below 2^64 * 1e9 < 2^94: no overflow in __int128. */
+	v = ((__int128)a->sec - (__int128)b->sec) * PTP_NS_PER_S +
+	    ((int64_t)a->nsec - (int64_t)b->nsec);
+	if (!fits_int64(v))
+		return -ERANGE;
+	*ns = (int64_t)v;
+	return 0;
+}
+
+int
 ptp_time_from_ns(int64_t ns, struct ptp_timestamp *ts)
 {
 	if (ns < 0)

@@ -25,6 +25,13 @@
  * nanoseconds), -ERANGE when it lies beyond int64 (after the year 2262).
  */
 int	ptp_time_to_ns(const struct ptp_timestamp *ts, int64_t *ns);
+/*
+ * a - b in ns, exact for any two wire timestamps (up to 2^48 s apart the
+ * difference is computed in __int128): -EINVAL as above, -ERANGE when the
+ * difference itself is beyond int64.
+ */
+int	ptp_time_sub(const struct ptp_timestamp *a,
+	    const struct ptp_timestamp *b, int64_t *ns);
 /* ns as a wire timestamp; -ERANGE for a negative time (before the epoch). */
 int	ptp_time_from_ns(int64_t ns, struct ptp_timestamp *ts);
 /* The same for a struct timespec (nsec outside [0, 1e9): -EINVAL). */

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "clockd/delay.h"
+#include "ptp_time.h"
 
 #define S(ns)		((int64_t)(ns) * 65536)	/* whole ns to scaled */
 #define TS(s, n)	((struct ptp_timestamp){ (s), (n) })
@@ -131,14 +132,14 @@ test_e2e_big_seconds(void **state)
 	assert_int_equal(delay_offset(&sy, 0, mpd, &off, NULL), 0);
 	assert_int_equal(off, 5);
 
-	assert_int_equal(delay_ts_sub(&a, &b, &ns), 0);
+	assert_int_equal(ptp_time_sub(&a, &b, &ns), 0);
 	assert_int_equal(ns, 8);
-	assert_int_equal(delay_ts_to_ns(&a, &ns), -ERANGE);
+	assert_int_equal(ptp_time_to_ns(&a, &ns), -ERANGE);
 	a = TS(9223372036, 854775807);		/* INT64_MAX ns */
-	assert_int_equal(delay_ts_to_ns(&a, &ns), 0);
+	assert_int_equal(ptp_time_to_ns(&a, &ns), 0);
 	assert_int_equal(ns, INT64_MAX);
 	a.nsec++;
-	assert_int_equal(delay_ts_to_ns(&a, &ns), -ERANGE);
+	assert_int_equal(ptp_time_to_ns(&a, &ns), -ERANGE);
 
 	/* Slave at 1e9 s, master at 2 s: offset fits ns, not TimeInterval */
 	sy = (struct delay_sync){ TS(2, 0), TS(1000000000, 0), 0, 0 };
@@ -323,7 +324,7 @@ test_conversions(void **state)
 	assert_int_equal(delay_ns_to_scaled(-5), -S(5));
 	assert_int_equal(delay_ns_to_scaled(INT64_C(1) << 47), INT64_MAX);
 	assert_int_equal(delay_ns_to_scaled(-(INT64_C(1) << 47)), -INT64_MAX);
-	assert_int_equal(delay_ts_to_ns(&t, &ns), 0);
+	assert_int_equal(ptp_time_to_ns(&t, &ns), 0);
 	assert_int_equal(ns, 1000000005);
 	assert_int_equal(delay_req_correction(INT64_MIN), INT64_MAX);
 }

@@ -1,0 +1,245 @@
+/*
+ * test_port_time.c - clockd's port code fed received messages whose time
+ * stamps cannot be represented as int64 ns (issue 11, item 3).
+ *
+ * A PTP Timestamp holds up to 2^48 - 1 s (5.3.3); any host on a P2P link
+ * can send a Pdelay_Resp and Pdelay_Resp_Follow_Up with t2 = t3 = 2^48 - 1
+ * s.  t3 - t2 is then 0 and the link delay comes out plausible, but the
+ * port's debug line converted each of them to int64 ns: signed overflow,
+ * which the UBSan build aborts on.  Such a message must be dropped (and
+ * counted), never used.  The frames go through port_rx(), as netd would
+ * hand them over, with the log level at debug so every debug argument is
+ * evaluated.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "clockd/clockd.h"
+#include "log.h"
+#include "ptp_msg.h"
+
+#define MAX48		0xFFFFFFFFFFFFULL
+#define SEQ		7
+
+static struct clockd clk;
+static const uint8_t own_id[PTP_CLOCK_ID_LEN] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+static const uint8_t peer_id[PTP_CLOCK_ID_LEN] = { 2, 2, 2, 2, 2, 2, 2, 2 };
+
+static int
+setup(void **state)
+{
+	struct cport *p = &clk.ports[0];
+
+	memset(&clk, 0, sizeof(clk));
+	memcpy(clk.dds.clock_identity, own_id, PTP_CLOCK_ID_LEN);
+	clk.slave_port = -1;
+	clk.nports = 1;
+	p->c = &clk;
+	memcpy(p->identity.clock_identity, own_id, PTP_CLOCK_ID_LEN);
+	p->identity.port_number = 1;
+	p->state = PS_SLAVE;
+	p->kind = FSM_ORDINARY;
+	p->delay_mechanism = DM_P2P;
+	p->delay_filter = filter_create(FILTER_MOVING_MEDIAN, 10);
+	assert_non_null(p->delay_filter);
+	/* parentDS: the peer is our master (for Sync / Follow_Up) */
+	memcpy(clk.pds.parent_port_identity.clock_identity, peer_id,
+	    PTP_CLOCK_ID_LEN);
+	clk.pds.parent_port_identity.port_number = 1;
+	*state = p;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct cport *p = *state;
+
+	filter_destroy(p->delay_filter);
+	p->delay_filter = NULL;
+	return 0;
+}
+
+/* Packs m as the peer's and hands it to port_rx() with ingress time rx. */
+static void
+rx(struct cport *p, struct ptp_msg *m, uint64_t rx_sec)
+{
+	Ptpsep__Netd__RxFrame f = PTPSEP__NETD__RX_FRAME__INIT;
+	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+	uint8_t buf[128];
+	int len;
+
+	m->hdr.version = PTP_VERSION;
+	memcpy(m->hdr.source_port_identity.clock_identity, peer_id,
+	    PTP_CLOCK_ID_LEN);
+	m->hdr.source_port_identity.port_number = 1;
+	len = ptp_msg_pack(m, buf, sizeof(buf));
+	assert_true(len > 0);
+	f.payload.data = buf;
+	f.payload.len = (size_t)len;
+	ts.seconds = rx_sec;
+	ts.nanoseconds = 500;
+	f.rx_ts = &ts;
+	port_rx(p, &f);
+}
+
+/* One P2P exchange: Pdelay_Req sent at 1000 s (its TX timestamp comes
+ * back), Pdelay_Resp with t2 received at 1000 s + 500 ns, then the
+ * Pdelay_Resp_Follow_Up with t3. */
+static void
+pdelay_exchange(struct cport *p, struct ptp_timestamp t2,
+    struct ptp_timestamp t3)
+{
+	struct ptp_timestamp t1 = { 1000, 0 };
+	struct ptp_msg m;
+
+	p->pdreq_pending = 1;
+	p->pdreq_seq = SEQ;
+	p->pd_have_t1 = p->pd_have_resp = p->pd_have_fup = 0;
+	memset(&p->pd, 0, sizeof(p->pd));
+	p2p_pdelay_req_tx_ts(p, SEQ, &t1);
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.message_type = PTP_MT_PDELAY_RESP;
+	m.hdr.flags = PTP_FLAG_TWO_STEP;
+	m.hdr.sequence_id = SEQ;
+	m.body.pdelay_resp.request_receipt_timestamp = t2;
+	m.body.pdelay_resp.requesting_port_identity = p->identity;
+	rx(p, &m, 1000);
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.message_type = PTP_MT_PDELAY_RESP_FOLLOW_UP;
+	m.hdr.sequence_id = SEQ;
+	m.body.pdelay_resp_fup.response_origin_timestamp = t3;
+	m.body.pdelay_resp_fup.requesting_port_identity = p->identity;
+	rx(p, &m, 0);
+}
+
+/* The control: a sane exchange gives a link delay of 250 ns. */
+static void
+test_pdelay_sane(void **state)
+{
+	struct cport *p = *state;
+
+	pdelay_exchange(p, (struct ptp_timestamp){ 5000, 100 },
+	    (struct ptp_timestamp){ 5000, 100 });
+	assert_int_equal(p->have_delay, 1);
+	assert_int_equal(p->path_delay, 250 * 65536);
+	assert_int_equal(p->dstats.invalid, 0);
+	assert_int_equal(p->pdreq_pending, 0);
+}
+
+/* t2 = t3 = 2^48 - 1 s: dropped, counted, no delay sample. */
+static void
+test_pdelay_overflow(void **state)
+{
+	struct cport *p = *state;
+
+	pdelay_exchange(p, (struct ptp_timestamp){ MAX48, 0 },
+	    (struct ptp_timestamp){ MAX48, 0 });
+	assert_int_equal(p->have_delay, 0);
+	assert_true(p->dstats.invalid >= 1);
+	assert_int_equal(p->pdreq_pending, 0);
+
+	/* the next sane exchange still works */
+	pdelay_exchange(p, (struct ptp_timestamp){ 5000, 100 },
+	    (struct ptp_timestamp){ 5000, 100 });
+	assert_int_equal(p->have_delay, 1);
+	assert_int_equal(p->path_delay, 250 * 65536);
+}
+
+/* Only t3 out of range (the Follow_Up alone is hostile). */
+static void
+test_pdelay_fup_overflow(void **state)
+{
+	struct cport *p = *state;
+
+	pdelay_exchange(p, (struct ptp_timestamp){ 5000, 100 },
+	    (struct ptp_timestamp){ MAX48, 999999999 });
+	assert_int_equal(p->have_delay, 0);
+	assert_true(p->dstats.invalid >= 1);
+	assert_int_equal(p->pdreq_pending, 0);
+}
+
+/* Just past INT64_MAX ns is out; INT64_MAX ns itself is a valid time. */
+static void
+test_pdelay_int64_edge(void **state)
+{
+	struct cport *p = *state;
+
+	pdelay_exchange(p, (struct ptp_timestamp){ 9223372036ULL, 854775808 },
+	    (struct ptp_timestamp){ 9223372036ULL, 854775808 });
+	assert_int_equal(p->have_delay, 0);
+	assert_int_equal(p->dstats.invalid, 1);
+	pdelay_exchange(p, (struct ptp_timestamp){ 9223372036ULL, 854775807 },
+	    (struct ptp_timestamp){ 9223372036ULL, 854775807 });
+	assert_int_equal(p->have_delay, 1);
+	assert_int_equal(p->dstats.invalid, 1);
+}
+
+/* A two-step Sync whose Follow_Up carries 2^48 - 1 s never becomes the
+ * port's last Sync (which the E2E delay and management read). */
+static void
+test_follow_up_overflow(void **state)
+{
+	struct cport *p = *state;
+	struct ptp_msg m;
+
+	p->delay_mechanism = DM_E2E;
+	memset(&m, 0, sizeof(m));
+	m.hdr.message_type = PTP_MT_SYNC;
+	m.hdr.flags = PTP_FLAG_TWO_STEP;
+	m.hdr.sequence_id = 3;
+	rx(p, &m, 1000);
+	assert_int_equal(p->sync_valid, 1);
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.message_type = PTP_MT_FOLLOW_UP;
+	m.hdr.sequence_id = 3;
+	m.body.follow_up.precise_origin_timestamp =
+	    (struct ptp_timestamp){ MAX48, 0 };
+	rx(p, &m, 0);
+	assert_int_equal(p->last_sync_valid, 0);
+	assert_true(p->dstats.invalid >= 1);
+
+	/* one-step Sync with the same originTimestamp */
+	memset(&m, 0, sizeof(m));
+	m.hdr.message_type = PTP_MT_SYNC;
+	m.hdr.sequence_id = 4;
+	m.body.sync.origin_timestamp = (struct ptp_timestamp){ MAX48, 0 };
+	rx(p, &m, 1000);
+	assert_int_equal(p->last_sync_valid, 0);
+
+	/* and a sane one-step Sync is taken */
+	m.hdr.sequence_id = 5;
+	m.body.sync.origin_timestamp = (struct ptp_timestamp){ 999, 0 };
+	rx(p, &m, 1000);
+	assert_int_equal(p->last_sync_valid, 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_pdelay_sane, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_pdelay_overflow, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_pdelay_fup_overflow,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pdelay_int64_edge, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_follow_up_overflow,
+		    setup, teardown),
+	};
+
+	/* debug: every argument of every debug line is evaluated */
+	log_init("test_port_time", 1, LOG_LVL_DEBUG);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
