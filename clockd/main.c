@@ -4,8 +4,11 @@
  * The life of the process:
  *   1. configuration and command line;
  *   2. if started as root, drop at once to clockd_user with no capability
- *      at all (CapEff = CapPrm = CapBnd = 0) and no_new_privs; started as
- *      another user (systemd User=), make sure nothing is left either;
+ *      at all and no_new_privs; started as another user (systemd User=,
+ *      setpriv), shed every capability that came along (priv_shed()).
+ *      Either way all five capability sets (CapInh, CapPrm, CapEff,
+ *      CapBnd, CapAmb) are read back and must be 0, or clockd refuses to
+ *      run, naming what is left;
  *   3. once its sockets and event loop are set up, install the seccomp
  *      allow-list (sandbox.c) and tell systemd READY=1 (notify.c);
  *   4. connect to netd (netd_socket) and run the clock and its ports until
@@ -18,11 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <cap-ng.h>
 #include <event2/event.h>
 
 #include "cfg.h"
@@ -42,19 +43,6 @@ main_ev_signal(evutil_socket_t sig, short what, void *arg)
 {
 	log_info("signal %d: exiting", (int)sig);
 	event_base_loopbreak(arg);
-}
-
-/* Started as a user already: shed whatever capability came along. */
-static int
-main_shed_caps(void)
-{
-	capng_clear(CAPNG_SELECT_BOTH);
-	if (capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE &&
-	    capng_apply(CAPNG_SELECT_BOTH) != 0)
-		return -1;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return 0;
 }
 
 int
@@ -102,8 +90,12 @@ main(int argc, char **argv)
 		if (priv_drop(user, &none) != 0)
 			fatalx("cannot drop privileges to %s", user);
 		log_info("running as %s with no capabilities", user);
-	} else if (main_shed_caps() != 0) {
-		fatalx("cannot clear capabilities");
+	} else if (priv_shed() != 0) {
+		/* The capabilities still held were named just above. */
+		fatalx("refusing to run with capabilities (see above)");
+	} else {
+		log_info("running as uid %u with no capabilities",
+		    (unsigned)getuid());
 	}
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
 

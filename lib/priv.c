@@ -110,14 +110,126 @@ lookup_user(const char *user, uid_t *uid, gid_t *gid)
 	return 0;
 }
 
+/*
+ * "net_raw,fowner" for the capabilities of mask (libcap-ng's names; a bit
+ * it does not know as "cap_N").  Always NUL-terminates; "..." if cut.
+ */
+void
+priv_names(unsigned long long mask, char *buf, size_t len)
+{
+	const char *name;
+	char num[16];
+	size_t off = 0;
+	unsigned cap;
+	int n;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (cap = 0; cap < 64; cap++) {
+		if (!(mask & (1ULL << cap)))
+			continue;
+		if ((name = capng_capability_to_name(cap)) == NULL) {
+			snprintf(num, sizeof(num), "cap_%u", cap);
+			name = num;
+		}
+		n = snprintf(buf + off, len - off, "%s%s", off ? "," : "",
+		    name);
+		if (n < 0 || (size_t)n >= len - off) {
+			if (len >= 4)
+				memcpy(buf + len - 4, "...", 4);
+			return;
+		}
+		off += (size_t)n;
+	}
+	if (off == 0)
+		snprintf(buf, len, "none");
+}
+
+int
+priv_read_status(struct priv_status *ps)
+{
+	char line[256];
+	FILE *f;
+	int seen = 0;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->nnp = -1;
+	if ((f = fopen("/proc/self/status", "re")) == NULL) {
+		log_warn("privilege check: /proc/self/status");
+		return -EIO;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "CapInh: %llx", &ps->inh) == 1)
+			seen |= 1;
+		else if (sscanf(line, "CapPrm: %llx", &ps->prm) == 1)
+			seen |= 2;
+		else if (sscanf(line, "CapEff: %llx", &ps->eff) == 1)
+			seen |= 4;
+		else if (sscanf(line, "CapBnd: %llx", &ps->bnd) == 1)
+			seen |= 8;
+		else if (sscanf(line, "CapAmb: %llx", &ps->amb) == 1)
+			seen |= 16;
+		else if (sscanf(line, "NoNewPrivs: %d", &ps->nnp) == 1)
+			seen |= 32;
+	}
+	fclose(f);
+	/* A kernel without one of these lines cannot be checked: refuse. */
+	if (seen != 63) {
+		log_warnx("privilege check: /proc/self/status lacks a "
+		    "capability or NoNewPrivs line");
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Logs one set that holds more (or less) than it may; returns 1 if so. */
+static int
+priv_check_set(const char *set, unsigned long long have,
+    unsigned long long extra, unsigned long long lost)
+{
+	char names[512];
+
+	if (extra != 0) {
+		priv_names(extra, names, sizeof(names));
+		log_warnx("privilege check: %s %016llx still holds %s", set,
+		    have, names);
+	}
+	if (lost != 0) {
+		priv_names(lost, names, sizeof(names));
+		log_warnx("privilege check: %s %016llx lost %s", set, have,
+		    names);
+	}
+	return extra != 0 || lost != 0;
+}
+
+int
+priv_verify(unsigned long long keep)
+{
+	struct priv_status ps;
+	int bad = 0, rc;
+
+	if ((rc = priv_read_status(&ps)) < 0)
+		return rc;
+	bad += priv_check_set("CapEff", ps.eff, ps.eff & ~keep, keep & ~ps.eff);
+	bad += priv_check_set("CapPrm", ps.prm, ps.prm & ~keep, keep & ~ps.prm);
+	bad += priv_check_set("CapInh", ps.inh, ps.inh, 0);
+	bad += priv_check_set("CapAmb", ps.amb, ps.amb, 0);
+	/* Within what is kept (libcap-ng empties it: normally 0). */
+	bad += priv_check_set("CapBnd", ps.bnd, ps.bnd & ~keep, 0);
+	if (ps.nnp != 1) {
+		log_warnx("privilege check: NoNewPrivs is %d", ps.nnp);
+		bad++;
+	}
+	return bad ? -EPERM : 0;
+}
+
 /* Reads the result back from the kernel: ids, groups, caps, no_new_privs. */
 static int
 verify_drop(uid_t uid, gid_t gid, const struct priv_needs *needs)
 {
 	uid_t ru, eu, su;
 	gid_t rg, eg, sg;
-	unsigned cap;
-	int want;
 
 	if (getresuid(&ru, &eu, &su) != 0 || getresgid(&rg, &eg, &sg) != 0) {
 		log_warn("getresuid/getresgid");
@@ -133,28 +245,74 @@ verify_drop(uid_t uid, gid_t gid, const struct priv_needs *needs)
 		log_warnx("privilege drop: supplementary groups remain");
 		return -EPERM;
 	}
-	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
-		log_warnx("privilege drop: no_new_privs not set");
+	/* The kernel's own account of all five sets, not libcap-ng's. */
+	return priv_verify(priv_mask(needs));
+}
+
+/*
+ * The bounding set can only shrink with CAP_SETPCAP in the effective set
+ * (capabilities(7)).  Raises it there if it is permitted, then drops every
+ * capability the kernel knows from the bounding set.  Without it nothing
+ * is dropped: priv_verify() afterwards names what is left.
+ */
+static void
+priv_drop_bounding(void)
+{
+	unsigned cap;
+
+	capng_clear(CAPNG_SELECT_ALL);
+	if (capng_get_caps_process() != 0 ||
+	    !capng_have_capability(CAPNG_PERMITTED, CAP_SETPCAP))
+		return;
+	if (!capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP) &&
+	    (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE, CAP_SETPCAP) != 0 ||
+	    capng_apply(CAPNG_SELECT_CAPS) != 0)) {
+		log_warnx("privilege drop: cannot make CAP_SETPCAP effective");
+		return;
+	}
+	/* Up to the first number the kernel does not know (EINVAL). */
+	for (cap = 0; cap < 64; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 &&
+		    errno == EINVAL)
+			break;
+}
+
+int
+priv_shed(void)
+{
+	struct priv_status ps;
+	int rc;
+
+	/*
+	 * Order: ambient first (an exec could otherwise carry it on, and it
+	 * needs no privilege to clear), then the bounding set while
+	 * CAP_SETPCAP may still be held, then inheritable, permitted and
+	 * effective together (lowering them needs no privilege either).
+	 */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+		rc = -errno;
+		log_warn("privilege drop: PR_CAP_AMBIENT_CLEAR_ALL");
+		return rc;
+	}
+	priv_drop_bounding();
+	capng_clear(CAPNG_SELECT_CAPS);
+	if (capng_apply(CAPNG_SELECT_CAPS) != 0) {
+		log_warnx("privilege drop: cannot clear the capability sets");
 		return -EPERM;
 	}
-	capng_clear(CAPNG_SELECT_ALL);
-	if (capng_get_caps_process() != 0) {
-		log_warnx("privilege drop: cannot read capabilities back");
-		return -EIO;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		rc = -errno;
+		log_warn("privilege drop: PR_SET_NO_NEW_PRIVS");
+		return rc;
 	}
-	/* Every capability the kernel may know, not only the four we use. */
-	for (cap = 0; cap < 64; cap++) {
-		want = priv_wants(needs, cap) ? 1 : 0;
-		if (capng_have_capability(CAPNG_EFFECTIVE, cap) != want ||
-		    capng_have_capability(CAPNG_PERMITTED, cap) != want ||
-		    capng_have_capability(CAPNG_INHERITABLE, cap) ||
-		    capng_have_capability(CAPNG_AMBIENT, cap)) {
-			log_warnx("privilege drop: capability %u (%s) %s", cap,
-			    capng_capability_to_name(cap) ?
-			    capng_capability_to_name(cap) : "?",
-			    want ? "lost" : "kept");
-			return -EPERM;
-		}
+	if ((rc = priv_verify(0)) < 0) {
+		if (priv_read_status(&ps) == 0 && ps.bnd != 0)
+			log_warnx("privilege drop: the bounding set can only "
+			    "be emptied with CAP_SETPCAP: start as root (the "
+			    "daemon drops itself) or with an empty bounding "
+			    "set (systemd CapabilityBoundingSet=, setpriv "
+			    "--bounding-set=-all)");
+		return rc;
 	}
 	return 0;
 }

@@ -1,19 +1,148 @@
 #!/bin/bash
-# priv.sh - netd's privilege drop (netd/priv.c) against the kernel (root).
+# priv.sh - the privilege drop of both daemons (lib/priv.c) against the
+# kernel (root).
 #
-# priv_test forks one child per combination of kept capabilities; each
-# child unshares its own network namespace (so its test sockets touch
-# nothing), drops to ptpsep-netd and checks /proc/self/status and what the
-# kept capabilities allow.  check.sh creates the user.
-set -euo pipefail
+#  1. priv_test forks one child per combination of capabilities netd keeps;
+#     each child unshares its own network namespace (so its test sockets
+#     touch nothing), drops to ptpsep-netd (twice after being handed
+#     ambient capabilities) and checks /proc/self/status and what the kept
+#     capabilities allow.
+#  2. The real ptp-clockd, started as root and started as ptpsep-clockd
+#     through setpriv the way a service manager may (ambient capabilities,
+#     a full or a partial bounding set): once past its privilege drop it
+#     either shows all five capability sets 0 in /proc/PID/status, or it
+#     has exited non-zero naming the capabilities it could not give up.
+#     Which of the two is fixed per case: a full bounding set cannot be
+#     emptied without CAP_SETPCAP, so clockd must refuse; with CAP_SETPCAP
+#     handed down, or an empty bounding set (the systemd unit's
+#     CapabilityBoundingSet=), it must run with nothing.
+# clockd needs no netd here: it gets past the drop and retries netd.  It
+# uses no network at all (its seccomp filter allows AF_UNIX only).
+# check.sh creates the users.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 
-BUILD=${BUILD:?BUILD must name the build directory}
 prog="$BUILD/tests/integration/priv_test"
 
 [ "$(id -u)" = 0 ] || { echo "priv.sh: needs root"; exit 77; }
 [ -x "$prog" ] || { echo "priv.sh: $prog not built"; exit 1; }
-id -u ptpsep-netd >/dev/null 2>&1 ||
-	{ echo "priv.sh: user ptpsep-netd missing (check.sh creates it)"; exit 1; }
+[ -x "$CLOCKD" ] || { echo "priv.sh: $CLOCKD not built"; exit 1; }
+for u in ptpsep-netd ptpsep-clockd; do
+	id -u "$u" >/dev/null 2>&1 ||
+		{ echo "priv.sh: user $u missing (check.sh creates it)"; exit 1; }
+done
+command -v setpriv >/dev/null || { echo "priv.sh: setpriv missing"; exit 1; }
 
-"$prog" ptpsep-netd
-echo "priv.sh: PASS"
+# ---- 1. netd's drop, in-process -------------------------------------------
+if "$prog" ptpsep-netd; then
+	pass "priv_test: netd's drop keeps exactly the named minimum"
+else
+	fail "priv_test"
+fi
+
+# ---- 2. clockd, the real binary --------------------------------------------
+itest_tmpdir dir
+itest_conf "$dir/ptp.conf" "$dir"
+cuid=$(id -u ptpsep-clockd)
+cgid=$(id -g ptpsep-clockd)
+
+# The clockd of the case running now; stopped on EXIT too.  Not kept in
+# itest_pids: each case waits for its clockd, so its PID is free again.
+cpid=""
+trap '[ -n "$cpid" ] && kill "$cpid" 2>/dev/null; itest_cleanup' EXIT
+
+# Our own bounding set: setpriv hands it to clockd unless told otherwise.
+bnd=$(awk '/^CapBnd:/ { print $2 }' /proc/self/status)
+
+# clockd_case NAME EXPECT(run|refuse) NAMES BND CMD...: start clockd with
+# CMD in front of it.  run: after its sandbox is installed (well past the
+# drop) /proc/PID/status must show uid/gid ptpsep-clockd, CapInh = CapPrm =
+# CapEff = CapBnd = CapAmb = 0 and NoNewPrivs 1.  refuse: it must exit
+# non-zero within 10 s, log "refusing to run", and its "CapBnd ... still
+# holds" line must show the bounding set BND (hex), one name per bit of it,
+# among them every capability in NAMES.
+clockd_case() {
+	local name=$1 expect=$2 names=$3 want_bnd=$4 log pid st t0 rc sets n
+	local line hex list
+	shift 4
+	log="$dir/clockd.$((++ncase)).log"
+	: >"$log"
+	"$@" "$CLOCKD" -m -f "$dir/ptp.conf" >"$log" 2>&1 &
+	pid=$!
+	cpid=$pid
+	t0=$SECONDS
+	while kill -0 "$pid" 2>/dev/null &&
+	    ! grep -q 'seccomp allow-list installed' "$log"; do
+		((SECONDS - t0 > 10)) && break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null && grep -q 'seccomp allow-list installed' "$log"; then
+		st=$(cat "/proc/$pid/status")
+		sets=$(grep -E '^(Uid|Cap[A-Za-z]+|NoNewPrivs):' <<<"$st" | tr -s '\t' ' ' | tr '\n' ' ')
+		kill "$pid"; wait "$pid" 2>/dev/null; cpid=""
+		echo "    $name: running: $sets"
+		if [ "$expect" != run ]; then
+			fail "$name: clockd runs, it should have refused"
+			return
+		fi
+		n=0
+		for f in CapInh CapPrm CapEff CapBnd CapAmb; do
+			grep -q "^$f:[[:space:]]*0000000000000000$" <<<"$st" || n=$((n + 1))
+		done
+		grep -q '^NoNewPrivs:[[:space:]]*1$' <<<"$st" || n=$((n + 1))
+		[ "$(awk '/^Uid:/ { print $2 $3 $4 $5 }' <<<"$st")" = "$cuid$cuid$cuid$cuid" ] || n=$((n + 1))
+		[ "$(awk '/^Gid:/ { print $2 $3 $4 $5 }' <<<"$st")" = "$cgid$cgid$cgid$cgid" ] || n=$((n + 1))
+		if [ $n = 0 ]; then
+			pass "$name: clockd runs as ptpsep-clockd, all five capability sets 0, NoNewPrivs 1"
+		else
+			fail "$name: clockd runs with: $sets"
+		fi
+		return
+	fi
+	wait "$pid"; rc=$?; cpid=""
+	echo "    $name: exit status $rc:"; sed 's/^/      /' "$log"
+	if [ "$expect" != refuse ]; then
+		fail "$name: clockd exited ($rc), it should run with no capabilities"
+		return
+	fi
+	n=0
+	[ $rc != 0 ] && [ $rc -lt 128 ] || n=$((n + 1))
+	grep -q 'refusing to run' "$log" || n=$((n + 1))
+	line=$(grep -o 'CapBnd [0-9a-f]* still holds [a-z0-9_,]*' "$log")
+	hex=$(awk '{ print $2 }' <<<"$line")
+	list=$(awk '{ print $5 }' <<<"$line")
+	[ -n "$hex" ] && [ $((16#$hex)) = $((16#$want_bnd)) ] ||
+		{ echo "    CapBnd '$hex', want $want_bnd"; n=$((n + 1)); }
+	# one name for each bit of the set
+	[ -n "$hex" ] && [ "$(tr ',' '\n' <<<"$list" | grep -c .)" = \
+	    "$(python3 -c 'import sys; print(bin(int(sys.argv[1], 16)).count("1"))' "$hex")" ] ||
+		{ echo "    not one name per capability: $list"; n=$((n + 1)); }
+	for c in $names; do
+		tr ',' '\n' <<<"$list" | grep -qx "$c" || { echo "    $c not named"; n=$((n + 1)); }
+	done
+	if [ $n = 0 ]; then
+		pass "$name: clockd refused to start (status $rc), naming CapBnd $hex ($names among them)"
+	else
+		fail "$name: refusal not as expected"
+	fi
+}
+ncase=0
+sp=(setpriv --reuid=ptpsep-clockd --regid=ptpsep-clockd --clear-groups)
+
+clockd_case "as root" run "" 0 env
+clockd_case "setpriv, ambient fowner,net_raw, full bounding set" refuse \
+	"fowner net_raw" "$bnd" \
+	"${sp[@]}" --inh-caps=+fowner,+net_raw --ambient-caps=+fowner,+net_raw
+clockd_case "setpriv, ambient fowner,net_raw, bounding set fowner,net_raw" refuse \
+	"fowner net_raw" 2008 \
+	"${sp[@]}" --bounding-set=-all,+fowner,+net_raw \
+	--inh-caps=+fowner,+net_raw --ambient-caps=+fowner,+net_raw
+clockd_case "setpriv, ambient fowner,net_raw,setpcap, full bounding set" run "" 0 \
+	"${sp[@]}" --inh-caps=+fowner,+net_raw,+setpcap \
+	--ambient-caps=+fowner,+net_raw,+setpcap
+clockd_case "setpriv, empty bounding set (as the systemd unit)" run "" 0 \
+	"${sp[@]}" --bounding-set=-all
+
+echo "priv: $itest_fails failure(s)"
+[ "$itest_fails" = 0 ]

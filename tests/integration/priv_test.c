@@ -7,7 +7,9 @@
  * groups, NoNewPrivs 1, CapEff = CapPrm = exactly the kept capabilities,
  * CapBnd a subset of them, CapInh = CapAmb = 0; and what the capabilities
  * allow must match: an AF_PACKET socket iff CAP_NET_RAW, binding UDP port
- * 319 iff CAP_NET_BIND_SERVICE, never setuid(0).
+ * 319 iff CAP_NET_BIND_SERVICE, never setuid(0).  Two cases start with
+ * ambient and inheritable capabilities, as a parent may hand them down;
+ * and priv_verify() must accept the result and refuse any other mask.
  *
  * usage: priv_test [USER]   (default ptpsep-netd)
  */
@@ -22,10 +24,12 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/if_ether.h>
+#include <cap-ng.h>
 
 #include "log.h"
 #include "priv.h"
@@ -115,9 +119,53 @@ can_bind_319(void)
 	return ok;
 }
 
+/*
+ * As a parent that hands capabilities down would: CAP_NET_RAW, CAP_FOWNER
+ * and CAP_SETPCAP inheritable and ambient, before the drop.
+ */
+static int
+preload_ambient(void)
+{
+	static const unsigned caps[] = { CAP_NET_RAW, CAP_FOWNER, CAP_SETPCAP };
+	struct status s;
+	size_t i;
+
+	capng_get_caps_process();
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+		if (capng_update(CAPNG_ADD, CAPNG_INHERITABLE, caps[i]) != 0)
+			return -1;
+	if (capng_apply(CAPNG_SELECT_CAPS) != 0)
+		return -1;
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, caps[i], 0, 0))
+			return -1;
+	if (read_status(&s) != 0 || s.amb == 0 || s.inh == 0)
+		return -1;
+	printf("  before: CapInh %016llx CapAmb %016llx\n", s.inh, s.amb);
+	return 0;
+}
+
+/*
+ * priv_verify() against the process as it now is: it must accept exactly
+ * what is held and name a difference either way.
+ */
+static void
+check_verify(unsigned long long have)
+{
+	CHECK(priv_verify(have) == 0, "priv_verify(%llx) refused", have);
+	printf("  priv_verify: the refusals logged next are expected\n");
+	fflush(stdout);
+	CHECK(priv_verify(have | 1ULL << CAP_SYS_ADMIN) == -EPERM,
+	    "priv_verify accepted a lost CAP_SYS_ADMIN");
+	if (have != 0)
+		CHECK(priv_verify(0) == -EPERM,
+		    "priv_verify(0) accepted CapEff %llx", have);
+}
+
 /* The child: drop, then check everything.  Exit status = failures. */
 static int
-child(const char *user, const struct priv_needs *needs, uid_t uid, gid_t gid)
+child(const char *user, const struct priv_needs *needs, uid_t uid, gid_t gid,
+    int ambient)
 {
 	unsigned long long want = priv_mask(needs);
 	struct status s;
@@ -126,6 +174,10 @@ child(const char *user, const struct priv_needs *needs, uid_t uid, gid_t gid)
 	/* Own network namespace: the sockets below touch nothing else. */
 	if (unshare(CLONE_NEWNET) != 0) {
 		perror("unshare(CLONE_NEWNET)");
+		return 1;
+	}
+	if (ambient && preload_ambient() != 0) {
+		fprintf(stderr, "  FAIL: cannot raise ambient capabilities\n");
 		return 1;
 	}
 	if ((rc = priv_drop(user, needs)) != 0) {
@@ -158,13 +210,14 @@ child(const char *user, const struct priv_needs *needs, uid_t uid, gid_t gid)
 	    "bind UDP 319 %s", needs->net_bind_service ? "refused" : "allowed");
 	CHECK(setuid(0) != 0 && errno == EPERM, "setuid(0) allowed");
 	CHECK(setgid(0) != 0, "setgid(0) allowed");
+	check_verify(want);
 	fflush(stdout);		/* the caller leaves with _exit() */
 	return fails;
 }
 
 static int
 run_case(const char *name, const char *user, struct priv_needs needs,
-    int expect_rc, uid_t uid, gid_t gid)
+    int expect_rc, uid_t uid, gid_t gid, int ambient)
 {
 	char desc[128];
 	pid_t pid;
@@ -185,7 +238,7 @@ run_case(const char *name, const char *user, struct priv_needs needs,
 			_exit(rc == expect_rc && geteuid() == 0 &&
 			    getuid() == 0 ? 0 : 1);
 		}
-		_exit(child(user, &needs, uid, gid) ? 1 : 0);
+		_exit(child(user, &needs, uid, gid, ambient) ? 1 : 0);
 	}
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0) {
@@ -228,16 +281,21 @@ main(int argc, char **argv)
 		bad++;
 
 	bad += run_case("none (virtual clock, nothing to reopen)", user, none,
-	    0, pw->pw_uid, pw->pw_gid);
+	    0, pw->pw_uid, pw->pw_gid, 0);
 	bad += run_case("raw (L2, software timestamps)", user, raw, 0,
-	    pw->pw_uid, pw->pw_gid);
+	    pw->pw_uid, pw->pw_gid, 0);
 	bad += run_case("network (L2+UDP, hardware timestamps)", user, net, 0,
-	    pw->pw_uid, pw->pw_gid);
+	    pw->pw_uid, pw->pw_gid, 0);
 	bad += run_case("all (system clock)", user, all, 0, pw->pw_uid,
-	    pw->pw_gid);
+	    pw->pw_gid, 0);
+	/* Handed-down ambient capabilities must not survive the drop. */
+	bad += run_case("none, started with ambient caps", user, none, 0,
+	    pw->pw_uid, pw->pw_gid, 1);
+	bad += run_case("raw, started with ambient caps", user, raw, 0,
+	    pw->pw_uid, pw->pw_gid, 1);
 	bad += run_case("unknown user", "ptpsep-no-such-user", raw, -ENOENT,
-	    0, 0);
-	bad += run_case("root is no drop", "root", raw, -EINVAL, 0, 0);
+	    0, 0, 0);
+	bad += run_case("root is no drop", "root", raw, -EINVAL, 0, 0, 0);
 	printf("priv_test: %s\n", bad ? "FAILED" : "ok");
 	return bad ? 1 : 0;
 }
