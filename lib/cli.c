@@ -125,17 +125,72 @@ cli_parse(struct cli *cli, struct cfg *cfg, int argc, char **argv)
 	return CLI_RUN;
 }
 
+/*
+ * Where the time stamps come from must be the clock netd disciplines:
+ * clockd measures offsets in the time stamps' timescale and netd applies
+ * the correction to clock_device (clock.h: the timescale of system and
+ * virtual is CLOCK_REALTIME, that of /dev/ptpN the PHC's own).
+ */
+static int
+cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
+{
+	const char *dev = cfg_get_str(cfg, NULL, "clock_device");
+	int ts = cfg_get_int(cfg, NULL, "time_stamping");
+	enum cfg_clock_kind kind;
+	int idx;
+
+	if (cfg_clock_device_parse(dev, &kind, &idx) != 0)
+		return 0;	/* a bad value is the key table's error */
+	if (ts == CFG_TS_HARDWARE && kind != CFG_CLK_PHC) {
+		snprintf(why, len, "time_stamping hardware with clock_device "
+		    "%s: the time stamps come from the NIC's clock (PHC) but "
+		    "%s would be steered by them; set clock_device to the "
+		    "port's PHC (/dev/ptpN, see ethtool -T IFACE) or "
+		    "time_stamping software", dev, kind == CFG_CLK_SYSTEM ?
+		    "the system clock" : "the virtual clock (over "
+		    "CLOCK_REALTIME)");
+		return -1;
+	}
+	if (ts == CFG_TS_SOFTWARE && kind == CFG_CLK_PHC) {
+		snprintf(why, len, "time_stamping software with clock_device "
+		    "%s: the time stamps come from the system clock but the "
+		    "PHC would be steered by them; set time_stamping "
+		    "hardware, or clock_device system or virtual", dev);
+		return -1;
+	}
+	return 0;
+}
+
+int
+cli_validate(const struct cli *cli, const struct cfg *cfg, char *why,
+    size_t len)
+{
+	if (cli_check_pairs(cfg, why, len) != 0)
+		return -1;
+	if (cli->check != NULL && cli->check(cfg, why, len) != 0)
+		return -1;
+	return 0;
+}
+
 int
 cli_check_config_verdict(const struct cli *cli, const struct cfg *cfg)
 {
 	unsigned int errs = cfg_error_count(cfg);
 	unsigned int warns = cfg_warning_count(cfg);
+	char why[512];
 
 	if (errs > 0) {
 		fprintf(stderr, "%s: configuration %s: %u error(s), "
 		    "%u warning(s)\n", cli->prog,
 		    cli->config_file ? cli->config_file : "(none)", errs,
 		    warns);
+		return 1;
+	}
+	if (cli_validate(cli, cfg, why, sizeof(why)) != 0) {
+		/* The line the daemon would log before exiting. */
+		fprintf(stderr, "%s: %s\n", cli->prog, why);
+		fprintf(stderr, "%s: configuration %s refused\n", cli->prog,
+		    cli->config_file ? cli->config_file : "(defaults)");
 		return 1;
 	}
 	printf("%s: configuration %s OK (%u warning(s), %zu port(s))\n",

@@ -8,12 +8,21 @@
 #ifndef PTPSEP_CLI_H
 #define PTPSEP_CLI_H
 
+#include <stddef.h>
+
 struct cfg;
+
+/*
+ * A daemon's own checks of a loaded configuration (netd: its clock
+ * bounds): 0, or -1 with a message in why.
+ */
+typedef int (*cli_check_fn)(const struct cfg *cfg, char *why, size_t len);
 
 struct cli {
 	const char *prog;	/* program name for messages */
 	const char *summary;	/* one line for --help */
 	int accept_iface;	/* -i IFACE allowed (netd) */
+	cli_check_fn check;	/* the daemon's own checks, or NULL */
 	/* results */
 	const char *config_file;
 	int foreground;		/* -m: log to stderr */
@@ -38,8 +47,19 @@ enum cli_result cli_parse(struct cli *cli, struct cfg *cfg, int argc,
     char **argv);
 
 /*
- * The end of --check-config: prints a verdict line and returns the exit
- * status (0 when the configuration has no error).
+ * Everything a daemon refuses at start beyond the key table's ranges:
+ * pairs of keys that contradict each other (time_stamping against
+ * clock_device), then cli->check.  Returns 0, or -1 with a message in
+ * why.  The daemon's start and --check-config both call it, so that
+ * --check-config says exactly what the daemon would.
+ */
+int cli_validate(const struct cli *cli, const struct cfg *cfg, char *why,
+    size_t len);
+
+/*
+ * The end of --check-config: runs cli_validate() on a configuration
+ * without errors, prints a verdict line (the refusal's message on
+ * stderr) and returns the exit status (0 OK, 1 refused).
  */
 int cli_check_config_verdict(const struct cli *cli, const struct cfg *cfg);
 

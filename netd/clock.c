@@ -86,20 +86,6 @@ clock_kind_name(enum clock_kind kind)
 	return "?";
 }
 
-int
-clock_ts_to_ns(struct timespec ts, int64_t *ns)
-{
-	__int128 v;
-
-	if (ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	v = (__int128)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-	if (v > INT64_MAX || v < INT64_MIN)
-		return -ERANGE;
-	*ns = (int64_t)v;
-	return 0;
-}
-
 struct timespec
 clock_ns_to_ts(int64_t ns)
 {
@@ -132,6 +118,8 @@ clock_apply(struct clock *c, const struct clock_bounds *b,
 	}
 	if (req->op == CLOCK_OP_ADJFREQ) {
 		rc = clock_adjfreq(c, req->freq_ppb);
+		/* As for steps: a failed attempt still starts the interval. */
+		clock_bounds_record_adj(st, now_ns);
 	} else {
 		rc = clock_step(c, req->step_ns);
 		/*

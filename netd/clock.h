@@ -23,6 +23,7 @@
 #ifndef PTPSEP_NETD_CLOCK_H
 #define PTPSEP_NETD_CLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -34,6 +35,7 @@ enum clock_kind {
 	CLOCK_KIND_VIRTUAL,
 };
 
+struct cfg;
 struct clock;
 
 /*
@@ -99,10 +101,9 @@ struct clock	*clock_phc_open(const char *path);
 struct clock	*vclock_open(const struct clock_params *p);
 
 /*
- * timespec <-> int64 ns.  clock_ts_to_ns() fails with -EINVAL when
- * tv_nsec is outside [0, 1e9) and -ERANGE when the result overflows.
+ * int64 ns -> timespec (tv_nsec in [0, 1e9)).  The other way is
+ * ptp_timespec_to_ns() (lib/ptp_time.h), the one checked conversion.
  */
-int	clock_ts_to_ns(struct timespec ts, int64_t *ns);
 struct timespec clock_ns_to_ts(int64_t ns);
 
 /* ---- bounds on clockd's requests (clock_bounds.c, pure) ---------------- */
@@ -121,16 +122,26 @@ enum clock_status {
 	CLOCK_ST_OK = 0,
 	CLOCK_ST_OUT_OF_BOUNDS,		/* |freq| > max_freq_ppb */
 	CLOCK_ST_STEP_NOT_ALLOWED,	/* allow_step 0 */
-	CLOCK_ST_RATE_LIMITED,		/* max_steps already in the window */
+	/* max_steps already in the window, or a frequency change sooner
+	 * than min_adj_interval_ns after the last one */
+	CLOCK_ST_RATE_LIMITED,
 	CLOCK_ST_INVALID,		/* NaN/inf, |step| > 2^62, bad op */
+	CLOCK_ST_STEP_TOO_LARGE,	/* |step| > max_step_ns */
 };
 
 struct clock_bounds {
-	double		max_freq_ppb;	/* > 0 */
+	double		max_freq_ppb;	/* >= 0 (0: only 0 ppb) */
 	int		allow_step;
-	/* At most max_steps steps in any step_interval_ns; 0 = no limit. */
+	/* Largest |step|, ns; 0 = no operator limit (2^62 still holds). */
+	int64_t		max_step_ns;
+	/*
+	 * At most max_steps steps in any step_interval_ns; max_steps 0 = no
+	 * limit (the interval is then unused).
+	 */
 	unsigned	max_steps;
 	int64_t		step_interval_ns;
+	/* Least time between two frequency changes, ns; 0 = no limit. */
+	int64_t		min_adj_interval_ns;
 };
 
 /* Times (caller's monotonic ns) of the most recent steps, a ring. */
@@ -138,6 +149,8 @@ struct clock_bounds_state {
 	int64_t		step_time[CLOCK_MAX_STEPS_LIMIT];
 	unsigned	head;		/* next slot to write */
 	unsigned	count;		/* valid entries, <= limit */
+	int		have_adj;	/* a frequency change was accepted */
+	int64_t		adj_time;	/* ... at this time */
 };
 
 struct clock_req {
@@ -148,6 +161,13 @@ struct clock_req {
 
 /* 0, or -EINVAL for a bounds configuration that cannot be enforced. */
 int	clock_bounds_validate(const struct clock_bounds *b);
+/*
+ * The bounds of a configuration (max_freq_ppb, allow_step, max_step_ns,
+ * max_steps_per_interval, step_limit_interval, min_adj_interval_ms),
+ * validated.  Returns 0, or -EINVAL with a message in why.
+ */
+int	clock_bounds_from_cfg(const struct cfg *cfg, struct clock_bounds *b,
+	    char *why, size_t len);
 void	clock_bounds_state_init(struct clock_bounds_state *st);
 /*
  * Pure: may this request be executed now?  now_ns must come from a clock
@@ -159,6 +179,8 @@ enum clock_status clock_check_request(const struct clock_bounds *b,
 	    int64_t now_ns);
 /* Remember an executed step for the rate window. */
 void	clock_bounds_record_step(struct clock_bounds_state *st, int64_t now_ns);
+/* Remember an executed frequency change (min_adj_interval_ns). */
+void	clock_bounds_record_adj(struct clock_bounds_state *st, int64_t now_ns);
 const char *clock_status_name(enum clock_status st);
 
 /*

@@ -2,7 +2,7 @@
  * clock_bounds.c - the limits netd puts on clockd's clock requests.
  *
  * Pure functions (no clock, no I/O): the caller passes "now", so the tests
- * drive the rate window with a counter.  A request outside the bounds is
+ * drive the rate windows with a counter.  A request outside the bounds is
  * refused with its reason, never clamped: a clamped request would let a
  * servo believe it got what it asked for.
  */
@@ -10,22 +10,66 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "cfg.h"
 #include "clock.h"
 
 int
 clock_bounds_validate(const struct clock_bounds *b)
 {
-	if (!isfinite(b->max_freq_ppb) || b->max_freq_ppb <= 0.0)
+	/* 0 is enforceable: only 0 ppb is accepted. */
+	if (!isfinite(b->max_freq_ppb) || b->max_freq_ppb < 0.0)
+		return -EINVAL;
+	if (b->max_step_ns < 0 || b->min_adj_interval_ns < 0)
 		return -EINVAL;
 	if (b->max_steps > CLOCK_MAX_STEPS_LIMIT)
 		return -EINVAL;
-	if (b->step_interval_ns < 0)
+	/* A count needs a window; no count (no limit) ignores it. */
+	if (b->step_interval_ns < 0 ||
+	    (b->max_steps > 0 && b->step_interval_ns == 0))
 		return -EINVAL;
-	/* A count without a window (or the reverse) is a config mistake. */
-	if ((b->max_steps == 0) != (b->step_interval_ns == 0))
+	return 0;
+}
+
+int
+clock_bounds_from_cfg(const struct cfg *cfg, struct clock_bounds *b,
+    char *why, size_t len)
+{
+	int n, ivl, ms;
+
+	memset(b, 0, sizeof(*b));
+	b->max_freq_ppb = cfg_get_double(cfg, NULL, "max_freq_ppb");
+	b->allow_step = cfg_get_int(cfg, NULL, "allow_step");
+	b->max_step_ns = cfg_get_int64(cfg, NULL, "max_step_ns");
+	n = cfg_get_int(cfg, NULL, "max_steps_per_interval");
+	ivl = cfg_get_int(cfg, NULL, "step_limit_interval");
+	ms = cfg_get_int(cfg, NULL, "min_adj_interval_ms");
+	if (n < 0 || n > CLOCK_MAX_STEPS_LIMIT) {
+		snprintf(why, len, "max_steps_per_interval %d: netd remembers "
+		    "0 (no limit) to %d steps", n, CLOCK_MAX_STEPS_LIMIT);
 		return -EINVAL;
+	}
+	if (ivl < 1) {
+		snprintf(why, len, "step_limit_interval %d: must be at least "
+		    "1 s", ivl);
+		return -EINVAL;
+	}
+	if (ms < 0) {
+		snprintf(why, len, "min_adj_interval_ms %d: must be 0 (no "
+		    "limit) or more", ms);
+		return -EINVAL;
+	}
+	b->max_steps = (unsigned)n;
+	b->step_interval_ns = (int64_t)ivl * NSEC_PER_SEC;
+	b->min_adj_interval_ns = (int64_t)ms * 1000000;
+	if (clock_bounds_validate(b) != 0) {
+		snprintf(why, len, "clock bounds cannot be enforced "
+		    "(max_freq_ppb %g, max_step_ns %lld)", b->max_freq_ppb,
+		    (long long)b->max_step_ns);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -55,6 +99,21 @@ steps_in_window(const struct clock_bounds_state *st, int64_t interval,
 	return n;
 }
 
+/* Is a frequency change now closer than the limit to the last one? */
+static int
+adj_too_soon(const struct clock_bounds *b,
+    const struct clock_bounds_state *st, int64_t now_ns)
+{
+	int64_t age;
+
+	if (b->min_adj_interval_ns == 0 || !st->have_adj)
+		return 0;
+	if (__builtin_sub_overflow(now_ns, st->adj_time, &age))
+		return now_ns < st->adj_time;	/* far before: strict */
+	/* age < 0: recorded "in the future", be strict as for steps. */
+	return age < b->min_adj_interval_ns;
+}
+
 enum clock_status
 clock_check_request(const struct clock_bounds *b,
     const struct clock_bounds_state *st, const struct clock_req *req,
@@ -66,6 +125,8 @@ clock_check_request(const struct clock_bounds *b,
 			return CLOCK_ST_INVALID;
 		if (fabs(req->freq_ppb) > b->max_freq_ppb)
 			return CLOCK_ST_OUT_OF_BOUNDS;
+		if (adj_too_soon(b, st, now_ns))
+			return CLOCK_ST_RATE_LIMITED;
 		return CLOCK_ST_OK;
 	case CLOCK_OP_STEP:
 		if (req->step_ns > CLOCK_MAX_STEP_NS ||
@@ -73,7 +134,11 @@ clock_check_request(const struct clock_bounds *b,
 			return CLOCK_ST_INVALID;
 		if (!b->allow_step)
 			return CLOCK_ST_STEP_NOT_ALLOWED;
-		if (b->max_steps > 0 && b->step_interval_ns > 0 &&
+		/* |step_ns| <= 2^62 here, so the negation cannot overflow. */
+		if (b->max_step_ns > 0 && (req->step_ns > b->max_step_ns ||
+		    -req->step_ns > b->max_step_ns))
+			return CLOCK_ST_STEP_TOO_LARGE;
+		if (b->max_steps > 0 &&
 		    steps_in_window(st, b->step_interval_ns, now_ns) >=
 		    b->max_steps)
 			return CLOCK_ST_RATE_LIMITED;
@@ -91,6 +156,13 @@ clock_bounds_record_step(struct clock_bounds_state *st, int64_t now_ns)
 		st->count++;
 }
 
+void
+clock_bounds_record_adj(struct clock_bounds_state *st, int64_t now_ns)
+{
+	st->have_adj = 1;
+	st->adj_time = now_ns;
+}
+
 const char *
 clock_status_name(enum clock_status st)
 {
@@ -105,6 +177,8 @@ clock_status_name(enum clock_status st)
 		return "RATE_LIMITED";
 	case CLOCK_ST_INVALID:
 		return "INVALID";
+	case CLOCK_ST_STEP_TOO_LARGE:
+		return "STEP_TOO_LARGE";
 	}
 	return "?";
 }

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "ptp_time.h"
 #include "clock.h"
 
 #define VCLOCK_SEGS		8
@@ -92,7 +93,7 @@ vclock_raw_now(struct vclock *vc, int64_t *ns)
 
 	if ((rc = vc->now(vc->now_arg, &ts)) < 0)
 		return rc;
-	return clock_ts_to_ns(ts, ns);
+	return ptp_timespec_to_ns(ts, ns);
 }
 
 /* Rounds toward minus infinity (C's / truncates toward zero); den > 0. */
@@ -159,7 +160,7 @@ vclock_to_timescale(struct clock *c, struct timespec raw, struct timespec *out)
 	int64_t t, v;
 	int rc;
 
-	if ((rc = clock_ts_to_ns(raw, &t)) < 0)
+	if ((rc = ptp_timespec_to_ns(raw, &t)) < 0)
 		return rc;
 	if ((rc = seg_map(seg_for(vc, t), t, &v)) < 0)
 		return rc;

@@ -143,6 +143,21 @@ ctlsrv_port(struct netd_port *p, struct ctlsrv_port_buf *b)
 	b->info.refused = b->refp;
 }
 
+void
+netd_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci)
+{
+	static const Ptpsep__Netd__ClockInfo init =
+	    PTPSEP__NETD__CLOCK_INFO__INIT;
+	int64_t ms = nd->bounds.min_adj_interval_ns / 1000000;
+
+	*ci = init;
+	ci->device = nd->clock_device;
+	ci->max_freq_ppb = nd->bounds.max_freq_ppb;
+	ci->step_allowed = nd->bounds.allow_step;
+	ci->max_step_ns = nd->bounds.max_step_ns;
+	ci->min_adj_interval_ms = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+}
+
 static int
 ctlsrv_netd_info(struct netd *nd, struct ctlsock_client *cl)
 {
@@ -169,9 +184,7 @@ ctlsrv_netd_info(struct netd *nd, struct ctlsock_client *cl)
 	for (j = 0; j < NETD_REFUSE_MAX; j++)
 		glob[j] = nd->clock_refused[j] + nd->conn_refused[j];
 	info.software_version = (char *)PACKAGE_VERSION;
-	ci.device = nd->clock_device;
-	ci.max_freq_ppb = nd->bounds.max_freq_ppb;
-	ci.step_allowed = nd->bounds.allow_step;
+	netd_clock_info(nd, &ci);
 	info.clock = &ci;
 	info.client_connected = relay_connected(nd);
 	info.n_ports = n;

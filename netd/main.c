@@ -115,6 +115,7 @@ main_open_clock(struct netd *nd)
 {
 	struct clock_params cp;
 	const char *dev = cfg_get_str(nd->cfg, NULL, "clock_device");
+	char why[256];
 
 	memset(&cp, 0, sizeof(cp));
 	cp.virtual_offset_ns = cfg_get_int64(nd->cfg, NULL,
@@ -126,23 +127,34 @@ main_open_clock(struct netd *nd)
 	if (nd->clk == NULL)
 		return -1;
 
-	nd->bounds.max_freq_ppb = cfg_get_double(nd->cfg, NULL, "max_freq_ppb");
-	nd->bounds.allow_step = cfg_get_int(nd->cfg, NULL, "allow_step");
-	nd->bounds.max_steps = (unsigned)cfg_get_int(nd->cfg, NULL,
-	    "max_steps_per_interval");
-	nd->bounds.step_interval_ns = (int64_t)cfg_get_int(nd->cfg, NULL,
-	    "step_limit_interval") * NSEC_PER_SEC;
-	if (clock_bounds_validate(&nd->bounds) != 0) {
-		log_warnx("clock bounds cannot be enforced (max_freq_ppb %g, "
-		    "max_steps_per_interval %u)", nd->bounds.max_freq_ppb,
-		    nd->bounds.max_steps);
+	/* main() validated the configuration: this cannot fail. */
+	if (clock_bounds_from_cfg(nd->cfg, &nd->bounds, why,
+	    sizeof(why)) != 0) {
+		log_warnx("%s", why);
 		return -1;
 	}
 	clock_bounds_state_init(&nd->bstate);
-	log_info("clock %s (max |freq| %g ppb, steps %s)", dev,
-	    nd->bounds.max_freq_ppb, nd->bounds.allow_step ? "allowed" :
-	    "refused");
+	log_info("clock %s (max |freq| %g ppb, steps %s, max |step| %lld ns, "
+	    "%u steps per %lld s, %lld ms between frequency changes; 0: no "
+	    "limit)", dev, nd->bounds.max_freq_ppb,
+	    nd->bounds.allow_step ? "allowed" : "refused",
+	    (long long)nd->bounds.max_step_ns, nd->bounds.max_steps,
+	    (long long)(nd->bounds.step_interval_ns / NSEC_PER_SEC),
+	    (long long)(nd->bounds.min_adj_interval_ns / 1000000));
 	return 0;
+}
+
+/*
+ * netd's own checks of a configuration (cli.h): the clock bounds, as
+ * main_open_clock() will build them.  The start and --check-config both
+ * run it through cli_validate().
+ */
+static int
+main_check_config(const struct cfg *cfg, char *why, size_t len)
+{
+	struct clock_bounds b;
+
+	return clock_bounds_from_cfg(cfg, &b, why, len) == 0 ? 0 : -1;
 }
 
 /* Creates the directory of a socket path (e.g. /run/ptpsep) if missing. */
@@ -302,8 +314,10 @@ main(int argc, char **argv)
 		.prog = "ptp-netd",
 		.summary = "The privileged network and clock daemon of ptpsep.",
 		.accept_iface = 1,
+		.check = main_check_config,
 	};
 	enum cli_result r;
+	char why[512];
 	int rc;
 
 	log_init("netd", 1, LOG_LVL_INFO);
@@ -321,6 +335,8 @@ main(int argc, char **argv)
 	}
 	if (cfg_error_count(netd.cfg) > 0)
 		fatalx("configuration has errors; see above");
+	if (cli_validate(&cli, netd.cfg, why, sizeof(why)) != 0)
+		fatalx("%s", why);
 	log_init("netd", cli.foreground || cli.quiet,
 	    cli.log_level >= 0 ? (enum log_level)cli.log_level :
 	    (enum log_level)cfg_get_int(netd.cfg, NULL, "logging_level"));

@@ -31,7 +31,7 @@ struct cfg;
 struct nlmon;
 
 /* Why a request of the client was refused (ctl.proto RefusedCount). */
-#define NETD_REFUSE_MAX	(PTPSEP__REFUSE_REASON__REFUSE_HELLO_TIMEOUT + 1)
+#define NETD_REFUSE_MAX	(PTPSEP__REFUSE_REASON__REFUSE_STEP_TOO_LARGE + 1)
 /* Why a received frame was dropped (ctl.proto RxDropCount). */
 #define NETD_RXDROP_MAX	(PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG + 1)
 
@@ -135,6 +135,11 @@ void	relay_link_event(struct netd_port *p, int reopened);
 /* ---- ctlsrv.c: netd_ctl_socket ---- */
 int	ctlsrv_listen(struct netd *nd, const char *path);
 void	ctlsrv_close_all(struct netd *nd);
+/*
+ * The clock and its bounds as clockd (PortList) and ptpctl (NetdInfo) see
+ * them; device points into nd.
+ */
+void	netd_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci);
 
 /* ---- check.c: pure checks of what clockd sends ---- */
 enum check_verdict {

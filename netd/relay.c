@@ -272,9 +272,7 @@ relay_send_port_list(struct netd *nd)
 	}
 	pl.n_ports = i;
 	pl.ports = pp;
-	ci.device = nd->clock_device;
-	ci.max_freq_ppb = nd->bounds.max_freq_ppb;
-	ci.step_allowed = nd->bounds.allow_step;
+	netd_clock_info(nd, &ci);
 	pl.clock = &ci;
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST;
 	m.port_list = &pl;

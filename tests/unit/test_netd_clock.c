@@ -14,13 +14,16 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cfg.h"
 #include "log.h"
+#include "ptp_time.h"
 #include "netd/clock.h"
 
 #define SEC	NSEC_PER_SEC
@@ -58,7 +61,7 @@ vnow(struct clock *c)
 	int64_t ns;
 
 	assert_int_equal(clock_read(c, &ts), 0);
-	assert_int_equal(clock_ts_to_ns(ts, &ns), 0);
+	assert_int_equal(ptp_timespec_to_ns(ts, &ns), 0);
 	return ns;
 }
 
@@ -70,7 +73,7 @@ conv(struct clock *c, int64_t raw)
 
 	assert_int_equal(clock_to_timescale(c, clock_ns_to_ts(raw), &out), 0);
 	assert_true(out.tv_nsec >= 0 && out.tv_nsec < SEC);
-	assert_int_equal(clock_ts_to_ns(out, &ns), 0);
+	assert_int_equal(ptp_timespec_to_ns(out, &ns), 0);
 	return ns;
 }
 
@@ -85,19 +88,19 @@ test_ts_conversion(void **state)
 	ts = clock_ns_to_ts(-1);
 	assert_int_equal(ts.tv_sec, -1);
 	assert_int_equal(ts.tv_nsec, SEC - 1);
-	assert_int_equal(clock_ts_to_ns(ts, &ns), 0);
+	assert_int_equal(ptp_timespec_to_ns(ts, &ns), 0);
 	assert_int_equal(ns, -1);
 	ts = clock_ns_to_ts(-3 * SEC);
 	assert_int_equal(ts.tv_sec, -3);
 	assert_int_equal(ts.tv_nsec, 0);
 	ts.tv_sec = 1;
 	ts.tv_nsec = SEC;
-	assert_int_equal(clock_ts_to_ns(ts, &ns), -EINVAL);
+	assert_int_equal(ptp_timespec_to_ns(ts, &ns), -EINVAL);
 	ts.tv_nsec = -1;
-	assert_int_equal(clock_ts_to_ns(ts, &ns), -EINVAL);
+	assert_int_equal(ptp_timespec_to_ns(ts, &ns), -EINVAL);
 	ts.tv_sec = INT64_MAX / SEC + 1;
 	ts.tv_nsec = 0;
-	assert_int_equal(clock_ts_to_ns(ts, &ns), -ERANGE);
+	assert_int_equal(ptp_timespec_to_ns(ts, &ns), -ERANGE);
 }
 
 /* ---- virtual clock ---------------------------------------------------------- */
@@ -572,8 +575,13 @@ test_bounds_validate(void **state)
 	assert_int_equal(clock_bounds_validate(&b), 0);
 	b.max_freq_ppb = NAN;
 	assert_int_equal(clock_bounds_validate(&b), -EINVAL);
-	b.max_freq_ppb = 0.0;
+	b.max_freq_ppb = -1.0;
 	assert_int_equal(clock_bounds_validate(&b), -EINVAL);
+	/* 0 is what the key table allows: only 0 ppb is accepted. */
+	b.max_freq_ppb = 0.0;
+	assert_int_equal(clock_bounds_validate(&b), 0);
+	assert_int_equal(check_freq(&b, 0.0), CLOCK_ST_OK);
+	assert_int_equal(check_freq(&b, 0.001), CLOCK_ST_OUT_OF_BOUNDS);
 	b = bounds;
 	b.max_steps = CLOCK_MAX_STEPS_LIMIT + 1;
 	assert_int_equal(clock_bounds_validate(&b), -EINVAL);
@@ -584,6 +592,284 @@ test_bounds_validate(void **state)
 	assert_int_equal(clock_bounds_validate(&b), 0);
 	b.step_interval_ns = -1;
 	assert_int_equal(clock_bounds_validate(&b), -EINVAL);
+	/* max_steps 0 (no limit) with a window, as the key table allows. */
+	b = bounds;
+	b.max_steps = 0;
+	b.step_interval_ns = 60 * SEC;
+	assert_int_equal(clock_bounds_validate(&b), 0);
+	b = bounds;
+	b.max_step_ns = -1;
+	assert_int_equal(clock_bounds_validate(&b), -EINVAL);
+	b = bounds;
+	b.min_adj_interval_ns = -1;
+	assert_int_equal(clock_bounds_validate(&b), -EINVAL);
+}
+
+/* max_step_ns: at the bound accepted, one ns past it refused. */
+static void
+test_bounds_max_step(void **state)
+{
+	struct clock_bounds b = bounds;
+	struct clock_bounds_state st;
+	struct clock_req r = { CLOCK_OP_STEP, 0.0, SEC };
+
+	b.max_step_ns = SEC;
+	clock_bounds_state_init(&st);
+	assert_int_equal(clock_check_request(&b, &st, &r, 0), CLOCK_ST_OK);
+	r.step_ns = -SEC;
+	assert_int_equal(clock_check_request(&b, &st, &r, 0), CLOCK_ST_OK);
+	r.step_ns = SEC + 1;
+	assert_int_equal(clock_check_request(&b, &st, &r, 0),
+	    CLOCK_ST_STEP_TOO_LARGE);
+	r.step_ns = -SEC - 1;
+	assert_int_equal(clock_check_request(&b, &st, &r, 0),
+	    CLOCK_ST_STEP_TOO_LARGE);
+	/* The step of the issue: 3e18 ns (95 years). */
+	r.step_ns = INT64_C(3000000000000000000);
+	assert_int_equal(clock_check_request(&b, &st, &r, 0),
+	    CLOCK_ST_STEP_TOO_LARGE);
+	r.step_ns = -INT64_C(3000000000000000000);
+	assert_int_equal(clock_check_request(&b, &st, &r, 0),
+	    CLOCK_ST_STEP_TOO_LARGE);
+	/* Beyond 2^62 it stays INVALID (a malformed request). */
+	r.step_ns = INT64_MIN;
+	assert_int_equal(clock_check_request(&b, &st, &r, 0),
+	    CLOCK_ST_INVALID);
+	/* allow_step 0 is said first: no step at all. */
+	b.allow_step = 0;
+	r.step_ns = SEC + 1;
+	assert_int_equal(clock_check_request(&b, &st, &r, 0),
+	    CLOCK_ST_STEP_NOT_ALLOWED);
+	/* max_step_ns 0: no operator limit, only 2^62. */
+	b = bounds;
+	r.step_ns = INT64_C(3000000000000000000);
+	assert_int_equal(clock_check_request(&b, &st, &r, 0), CLOCK_ST_OK);
+	/* The largest configurable bound is no limit below 2^62 either. */
+	b.max_step_ns = INT64_MAX;
+	r.step_ns = CLOCK_MAX_STEP_NS;
+	assert_int_equal(clock_check_request(&b, &st, &r, 0), CLOCK_ST_OK);
+	r.step_ns = -CLOCK_MAX_STEP_NS;
+	assert_int_equal(clock_check_request(&b, &st, &r, 0), CLOCK_ST_OK);
+	assert_string_equal(clock_status_name(CLOCK_ST_STEP_TOO_LARGE),
+	    "STEP_TOO_LARGE");
+}
+
+/* A step refused as too large leaves the clock and the window alone. */
+static void
+test_apply_step_too_large(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock_bounds b = bounds;
+	struct clock_bounds_state st;
+	struct clock_req r = { CLOCK_OP_STEP, 0.0, INT64_C(3000000000000000000) };
+	enum clock_status s;
+	struct clock *c;
+
+	b.max_step_ns = SEC;
+	b.max_steps = 1;
+	c = open_virtual(&ft, 0, 0.0);
+	assert_non_null(c);
+	clock_bounds_state_init(&st);
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_STEP_TOO_LARGE);
+	assert_int_equal(vnow(c), T0);
+	r.step_ns = SEC + 1;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_STEP_TOO_LARGE);
+	assert_int_equal(vnow(c), T0);
+	/* The one step of the window is still there. */
+	r.step_ns = SEC;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), 0);
+	assert_int_equal(s, CLOCK_ST_OK);
+	assert_int_equal(vnow(c), T0 + SEC);
+	clock_close(c);
+}
+
+/* max_steps 0 means no limit, whatever step_interval_ns says. */
+static void
+test_bounds_max_steps_unlimited(void **state)
+{
+	struct clock_bounds b = bounds;
+	struct clock_bounds_state st;
+	struct clock_req r = { CLOCK_OP_STEP, 0.0, 1000 };
+	int64_t t;
+
+	b.max_steps = 0;
+	b.step_interval_ns = 60 * SEC;
+	assert_int_equal(clock_bounds_validate(&b), 0);
+	clock_bounds_state_init(&st);
+	for (t = 0; t < 3 * CLOCK_MAX_STEPS_LIMIT; t++) {
+		assert_int_equal(clock_check_request(&b, &st, &r, t),
+		    CLOCK_ST_OK);
+		clock_bounds_record_step(&st, t);
+	}
+}
+
+/* min_adj_interval_ns: a frequency change sooner than that is refused. */
+static void
+test_bounds_min_adj_interval(void **state)
+{
+	struct clock_bounds b = bounds;
+	struct clock_bounds_state st;
+	struct clock_req r = { CLOCK_OP_ADJFREQ, 100.0, 0 };
+	const int64_t ms = 1000000, t0 = 5 * SEC;
+
+	b.min_adj_interval_ns = 10 * ms;
+	clock_bounds_state_init(&st);
+	/* The first change is never too soon. */
+	assert_int_equal(clock_check_request(&b, &st, &r, t0), CLOCK_ST_OK);
+	clock_bounds_record_adj(&st, t0);
+	assert_int_equal(clock_check_request(&b, &st, &r, t0),
+	    CLOCK_ST_RATE_LIMITED);
+	assert_int_equal(clock_check_request(&b, &st, &r, t0 + 10 * ms - 1),
+	    CLOCK_ST_RATE_LIMITED);
+	assert_int_equal(clock_check_request(&b, &st, &r, t0 + 10 * ms),
+	    CLOCK_ST_OK);
+	/* "now" before the last change (cannot happen with MONOTONIC). */
+	assert_int_equal(clock_check_request(&b, &st, &r, t0 - 1),
+	    CLOCK_ST_RATE_LIMITED);
+	assert_int_equal(clock_check_request(&b, &st, &r, INT64_MIN),
+	    CLOCK_ST_RATE_LIMITED);
+	/* Far after: no overflow, allowed. */
+	assert_int_equal(clock_check_request(&b, &st, &r, INT64_MAX),
+	    CLOCK_ST_OK);
+	/* Out of bounds is said before too soon; steps are not affected. */
+	r.freq_ppb = 600000.0;
+	assert_int_equal(clock_check_request(&b, &st, &r, t0),
+	    CLOCK_ST_OUT_OF_BOUNDS);
+	r.op = CLOCK_OP_STEP;
+	r.step_ns = 1;
+	assert_int_equal(clock_check_request(&b, &st, &r, t0), CLOCK_ST_OK);
+	/* 0: no limit. */
+	b.min_adj_interval_ns = 0;
+	r.op = CLOCK_OP_ADJFREQ;
+	r.freq_ppb = 1.0;
+	assert_int_equal(clock_check_request(&b, &st, &r, t0), CLOCK_ST_OK);
+}
+
+/*
+ * A burst of frequency changes through clock_apply(): only the first of
+ * each interval is executed, a refused one does not restart the interval,
+ * and the clock keeps the last accepted frequency.
+ */
+static void
+test_apply_adj_burst(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock_bounds b = bounds;
+	struct clock_bounds_state st;
+	struct clock_req r = { CLOCK_OP_ADJFREQ, 0.0, 0 };
+	const int64_t ms = 1000000;
+	enum clock_status s;
+	struct clock *c;
+	int i, ok = 0, limited = 0;
+	double f;
+
+	b.min_adj_interval_ns = 1 * ms;
+	c = open_virtual(&ft, 0, 0.0);
+	assert_non_null(c);
+	clock_bounds_state_init(&st);
+	/* 100 requests 100 us apart: 10 ms, so 10 of them pass. */
+	for (i = 0; i < 100; i++) {
+		r.freq_ppb = 1000.0 + i;
+		if (clock_apply(c, &b, &st, &r, i * 100000, &s) == 0) {
+			assert_int_equal(s, CLOCK_ST_OK);
+			ok++;
+		} else {
+			assert_int_equal(s, CLOCK_ST_RATE_LIMITED);
+			limited++;
+		}
+	}
+	assert_int_equal(ok, 10);
+	assert_int_equal(limited, 90);
+	assert_int_equal(clock_getfreq(c, &f), 0);
+	assert_true(f == 1090.0);	/* accepted at 9 ms */
+	clock_close(c);
+}
+
+static void
+quiet_diag(void *arg, const struct cfg_diag *d)
+{
+	(void)arg;
+	(void)d;
+}
+
+/* The bounds of a configuration, from the keys of the key table. */
+static int
+bounds_of(const char *key, const char *value, struct clock_bounds *b)
+{
+	struct cfg *cfg = cfg_new();
+	char why[256] = "";
+	int rc;
+
+	assert_non_null(cfg);
+	cfg_set_diag(cfg, quiet_diag, NULL);	/* refusals are expected */
+	if (cfg_set_from_string(cfg, NULL, key, value) != 0) {
+		cfg_free(cfg);
+		return 1;	/* the key table refused the value */
+	}
+	rc = clock_bounds_from_cfg(cfg, b, why, sizeof(why));
+	if (rc != 0)
+		print_message("%s %s: %s\n", key, value, why);
+	cfg_free(cfg);
+	return rc;
+}
+
+/*
+ * What --check-config accepts, netd enforces: every value of the key
+ * table's range of each bound key gives bounds that validate (the ends,
+ * and 0 = no limit), and a value past the range is the key table's error.
+ */
+static void
+test_bounds_agree_with_keys(void **state)
+{
+	static const char *const keys[] = {
+		"max_freq_ppb", "allow_step", "max_step_ns",
+		"max_steps_per_interval", "step_limit_interval",
+		"min_adj_interval_ms",
+	};
+	struct clock_bounds b;
+	char v[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct cfg_key *k = cfg_key_find(keys[i]);
+
+		assert_non_null(k);
+		if (k->type == CFG_T_DOUBLE) {
+			snprintf(v, sizeof(v), "%.17g", k->dmin);
+			assert_int_equal(bounds_of(keys[i], v, &b), 0);
+			snprintf(v, sizeof(v), "%.17g", k->dmax);
+			assert_int_equal(bounds_of(keys[i], v, &b), 0);
+			snprintf(v, sizeof(v), "%.17g", k->dmax * 2);
+			assert_int_equal(bounds_of(keys[i], v, &b), 1);
+			continue;
+		}
+		snprintf(v, sizeof(v), "%lld", (long long)k->imin);
+		assert_int_equal(bounds_of(keys[i], v, &b), 0);
+		snprintf(v, sizeof(v), "%lld", (long long)k->imax);
+		assert_int_equal(bounds_of(keys[i], v, &b), 0);
+		if (k->imax < INT64_MAX) {
+			snprintf(v, sizeof(v), "%lld", (long long)k->imax + 1);
+			assert_int_equal(bounds_of(keys[i], v, &b), 1);
+		}
+	}
+	/* The values netd then holds. */
+	assert_int_equal(bounds_of("max_steps_per_interval", "0", &b), 0);
+	assert_int_equal(b.max_steps, 0);
+	assert_true(b.step_interval_ns >= SEC);
+	assert_int_equal(bounds_of("max_step_ns", "1000000000", &b), 0);
+	assert_int_equal(b.max_step_ns, SEC);
+	assert_int_equal(bounds_of("min_adj_interval_ms", "0", &b), 0);
+	assert_int_equal(b.min_adj_interval_ns, 0);
+	assert_int_equal(bounds_of("min_adj_interval_ms", "250", &b), 0);
+	assert_int_equal(b.min_adj_interval_ns, 250 * 1000000LL);
+	/* The defaults: max_step_ns 0, 4 steps per 60 s, 1 ms. */
+	assert_int_equal(bounds_of("allow_step", "1", &b), 0);
+	assert_int_equal(b.max_step_ns, 0);
+	assert_int_equal(b.max_steps, 4);
+	assert_int_equal(b.step_interval_ns, 60 * SEC);
+	assert_int_equal(b.min_adj_interval_ns, 1000000);
 }
 
 static void
@@ -643,7 +929,13 @@ main(void)
 		cmocka_unit_test(test_bounds_rate_window),
 		cmocka_unit_test(test_bounds_rate_ring),
 		cmocka_unit_test(test_bounds_validate),
+		cmocka_unit_test(test_bounds_max_step),
+		cmocka_unit_test(test_bounds_max_steps_unlimited),
+		cmocka_unit_test(test_bounds_min_adj_interval),
+		cmocka_unit_test(test_bounds_agree_with_keys),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_apply_step_too_large),
+		cmocka_unit_test(test_apply_adj_burst),
 	};
 
 	log_init("test", 1, LOG_LVL_ERR);
