@@ -35,6 +35,8 @@ struct ctlsock_client {
 	int			 fd;
 	int			 hello;		/* Hello exchanged */
 	int			 failed;	/* a reply could not be sent */
+	int			 admin;		/* root or admin_group */
+	int64_t			 last_ns;	/* last request, monotonic */
 	struct ctlsock_peer	 peer;
 	struct event		*ev;		/* readable */
 	struct event		*t_idle;	/* idle timeout */
@@ -52,12 +54,35 @@ struct ctlsock {
 	char			 path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct ctlsock_client	*clients;
 	unsigned		 nclients;
+	int			 have_admin_gid;
+	gid_t			 admin_gid;
+	struct ctlsock_refusal	*refusing;	/* waiting for a Hello */
+	unsigned		 nrefusing;
+};
+
+/* A connection refused for want of a slot, waiting for its Hello. */
+struct ctlsock_refusal {
+	struct ctlsock_refusal	*next;
+	struct ctlsock		*cs;
+	int			 fd;
+	const char		*why;
+	struct event		*ev;
 };
 
 static void ctlsock_ev_accept(evutil_socket_t fd, short what, void *arg);
 static void ctlsock_ev_client(evutil_socket_t fd, short what, void *arg);
 static void ctlsock_ev_idle(evutil_socket_t fd, short what, void *arg);
 static void ctlsock_ev_resume(evutil_socket_t fd, short what, void *arg);
+static void ctlsock_ev_refuse(evutil_socket_t fd, short what, void *arg);
+
+static int64_t
+ctlsock_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 struct ctlsock *
 ctlsock_listen(struct event_base *base, const char *path, mode_t mode,
@@ -86,7 +111,7 @@ ctlsock_listen(struct event_base *base, const char *path, mode_t mode,
 	(void)unlink(path);
 	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
 	    chmod(path, mode) != 0 ||
-	    listen(fd, CTLSOCK_MAX_CLIENTS) != 0) {
+	    listen(fd, CTLSOCK_MAX_CLIENTS + CTLSOCK_MAX_REFUSING) != 0) {
 		err = errno;
 		log_warnx("%s %s: %s", ops->name, path, strerror(err));
 		goto no_bind;
@@ -140,6 +165,14 @@ ctlsock_close(struct ctlsock *cs, int unlink_path)
 		return;
 	while (cs->clients != NULL)
 		ctlsock_drop(cs->clients);
+	while (cs->refusing != NULL) {
+		struct ctlsock_refusal *rf = cs->refusing;
+
+		cs->refusing = rf->next;
+		event_free(rf->ev);
+		close(rf->fd);
+		free(rf);
+	}
 	event_free(cs->ev);
 	close(cs->fd);
 	if (unlink_path)
@@ -151,6 +184,13 @@ unsigned
 ctlsock_nclients(const struct ctlsock *cs)
 {
 	return cs->nclients;
+}
+
+void
+ctlsock_set_admin_group(struct ctlsock *cs, int have_gid, gid_t gid)
+{
+	cs->have_admin_gid = have_gid;
+	cs->admin_gid = gid;
 }
 
 const struct ctlsock_peer *
@@ -174,6 +214,115 @@ ctlsock_peer_is_admin(const struct ctlsock_peer *p, int have_gid, gid_t gid)
 		if (p->groups[i] == gid)
 			return 1;
 	return 0;
+}
+
+enum ctlsock_verdict
+ctlsock_admit(const struct ctlsock_slot *slots, size_t n, uid_t uid,
+    int admin, size_t *victim)
+{
+	size_t i, same = 0, others = 0, best = n;
+
+	for (i = 0; i < n; i++) {
+		if (slots[i].admin)
+			continue;
+		others++;
+		if (slots[i].uid == uid)
+			same++;
+		if (best == n || slots[i].last_ns < slots[best].last_ns)
+			best = i;
+	}
+	if (admin) {
+		if (n < CTLSOCK_MAX_CLIENTS)
+			return CTLSOCK_ADMIT;
+		if (best == n)
+			return CTLSOCK_BUSY_FULL;	/* all admins */
+		*victim = best;
+		return CTLSOCK_EVICT;
+	}
+	if (same >= CTLSOCK_PER_UID)
+		return CTLSOCK_BUSY_UID;
+	if (others >= CTLSOCK_MAX_CLIENTS - CTLSOCK_ADMIN_SLOTS ||
+	    n >= CTLSOCK_MAX_CLIENTS)
+		return CTLSOCK_BUSY_FULL;
+	return CTLSOCK_ADMIT;
+}
+
+/*
+ * Sends Error{BUSY, why} and closes.  Closing a Unix socket with datagrams
+ * unread makes the peer's recv fail with ECONNRESET instead of returning
+ * the Error queued for it, so what the client sent (its Hello) is read
+ * first; bounded, so that a client writing without pause cannot keep us.
+ */
+static void
+ctlsock_refuse_now(int fd, const char *why)
+{
+	Ptpsep__Ctl__CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
+	Ptpsep__Error e;
+	uint8_t junk[64];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (recv(fd, junk, sizeof(junk), MSG_DONTWAIT | MSG_TRUNC) < 0)
+			break;
+	ipc_error_init(&e, PTPSEP__ERROR_CODE__ERROR_BUSY, why);
+	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_ERROR;
+	r.error = &e;
+	(void)ipc_send_ctl_response(fd, &r);
+	close(fd);
+}
+
+static void
+ctlsock_ev_refuse(evutil_socket_t fd, short what, void *arg)
+{
+	struct ctlsock_refusal *rf = arg, **pp;
+	struct ctlsock *cs = rf->cs;
+
+	for (pp = &cs->refusing; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == rf) {
+			*pp = rf->next;
+			break;
+		}
+	}
+	cs->nrefusing--;
+	event_free(rf->ev);
+	/* Readable (its Hello) or CTLSOCK_REFUSE_MS passed: answer now. */
+	ctlsock_refuse_now(rf->fd, rf->why);
+	free(rf);
+}
+
+/*
+ * Refuses a connection with ERROR_BUSY once its Hello is there: ptpctl
+ * connects and then sends Hello, which may not have arrived yet.  At most
+ * CTLSOCK_MAX_REFUSING wait (each for CTLSOCK_REFUSE_MS); beyond that the
+ * answer goes at once.
+ */
+static void
+ctlsock_refuse(struct ctlsock *cs, int fd, const char *why)
+{
+	struct ctlsock_refusal *rf;
+	struct timeval tv = { 0, CTLSOCK_REFUSE_MS * 1000 };
+	uint8_t b;
+
+	if (recv(fd, &b, 1, MSG_DONTWAIT | MSG_PEEK) >= 0 ||
+	    cs->nrefusing >= CTLSOCK_MAX_REFUSING ||
+	    (rf = calloc(1, sizeof(*rf))) == NULL) {
+		ctlsock_refuse_now(fd, why);
+		return;
+	}
+	rf->cs = cs;
+	rf->fd = fd;
+	rf->why = why;
+	rf->ev = event_new(cs->base, fd, EV_READ, ctlsock_ev_refuse, rf);
+	if (rf->ev == NULL || event_add(rf->ev, &tv) != 0) {
+		if (rf->ev != NULL)
+			event_free(rf->ev);
+		free(rf);
+		ctlsock_refuse_now(fd, why);
+		return;
+	}
+	rf->next = cs->refusing;
+	cs->refusing = rf;
+	cs->nrefusing++;
 }
 
 /*
@@ -215,37 +364,79 @@ ctlsock_arm_idle(struct ctlsock_client *cl)
 	evtimer_add(cl->t_idle, &tv);
 }
 
+/* Is there a slot for peer?  Evicts one for an admin if need be. */
+static int
+ctlsock_place(struct ctlsock *cs, const struct ctlsock_peer *peer,
+    int admin, int fd)
+{
+	struct ctlsock_slot slots[CTLSOCK_MAX_CLIENTS];
+	struct ctlsock_client *cl, *by_slot[CTLSOCK_MAX_CLIENTS];
+	size_t n = 0, victim = 0;
+
+	for (cl = cs->clients; cl != NULL && n < CTLSOCK_MAX_CLIENTS;
+	    cl = cl->next) {
+		slots[n].uid = cl->peer.uid;
+		slots[n].admin = cl->admin;
+		slots[n].last_ns = cl->last_ns;
+		by_slot[n++] = cl;
+	}
+	switch (ctlsock_admit(slots, n, peer->uid, admin, &victim)) {
+	case CTLSOCK_ADMIT:
+		return 0;
+	case CTLSOCK_EVICT:
+		cl = by_slot[victim];
+		log_rl(LOG_LVL_NOTICE, "%s: client pid %d uid %u dropped to "
+		    "make room for uid %u", cs->ops->name, (int)cl->peer.pid,
+		    (unsigned)cl->peer.uid, (unsigned)peer->uid);
+		(void)ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_BUSY,
+		    "connection closed to make room for an administrator");
+		ctlsock_drop(cl);
+		return 0;
+	case CTLSOCK_BUSY_UID:
+		log_rl(LOG_LVL_NOTICE, "%s: uid %u (pid %d) refused: it holds "
+		    "%d connections already", cs->ops->name,
+		    (unsigned)peer->uid, (int)peer->pid, CTLSOCK_PER_UID);
+		ctlsock_refuse(cs, fd, "busy: this user holds too many control "
+		    "connections; close one and try again");
+		return -1;
+	case CTLSOCK_BUSY_FULL:
+		break;
+	}
+	log_rl(LOG_LVL_NOTICE, "%s: uid %u (pid %d) refused: no free slot",
+	    cs->ops->name, (unsigned)peer->uid, (int)peer->pid);
+	ctlsock_refuse(cs, fd, "busy: too many control clients; try again");
+	return -1;
+}
+
 static void
 ctlsock_ev_accept(evutil_socket_t lfd, short what, void *arg)
 {
 	struct ctlsock *cs = arg;
 	struct ctlsock_client *cl;
-	int fd;
+	struct ctlsock_peer peer;
+	struct timeval tv = { CTLSOCK_HELLO_S, 0 };
+	int fd, admin;
 
 	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (cs->nclients >= CTLSOCK_MAX_CLIENTS) {
-		Ptpsep__Ctl__CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
-		Ptpsep__Error e;
-
-		/* Say why, so that ptpctl does not report a dead daemon. */
-		ipc_error_init(&e, PTPSEP__ERROR_CODE__ERROR_BUSY,
-		    "too many control clients; try again");
-		r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_ERROR;
-		r.error = &e;
-		(void)ipc_send_ctl_response(fd, &r);
+	if (ctlsock_get_peer(fd, &peer) != 0) {
+		log_rl(LOG_LVL_WARN, "%s: SO_PEERCRED: %s", cs->ops->name,
+		    strerror(errno));
 		close(fd);
 		return;
 	}
+	admin = ctlsock_peer_is_admin(&peer, cs->have_admin_gid,
+	    cs->admin_gid);
+	if (ctlsock_place(cs, &peer, admin, fd) != 0)
+		return;
 	if ((cl = calloc(1, sizeof(*cl))) == NULL)
 		goto no_client;
 	cl->cs = cs;
 	cl->fd = fd;
-	if (ctlsock_get_peer(fd, &cl->peer) != 0) {
-		log_warn("%s: SO_PEERCRED", cs->ops->name);
-		goto no_cred;
-	}
+	cl->peer = peer;
+	cl->admin = admin;
+	cl->last_ns = ctlsock_now_ns();
 	cl->ev = event_new(cs->base, fd, EV_READ | EV_PERSIST,
 	    ctlsock_ev_client, cl);
 	cl->t_idle = evtimer_new(cs->base, ctlsock_ev_idle, cl);
@@ -253,13 +444,15 @@ ctlsock_ev_accept(evutil_socket_t lfd, short what, void *arg)
 	if (cl->ev == NULL || cl->t_idle == NULL || cl->t_pause == NULL ||
 	    event_add(cl->ev, NULL) != 0)
 		goto no_event;
-	ctlsock_arm_idle(cl);
+	/* Until its Hello, a connection holds a slot for CTLSOCK_HELLO_S. */
+	evtimer_add(cl->t_idle, &tv);
 	clock_gettime(CLOCK_MONOTONIC, &cl->window);
 	cl->next = cs->clients;
 	cs->clients = cl;
 	cs->nclients++;
-	log_debug("%s: client pid %d uid %u", cs->ops->name,
-	    (int)cl->peer.pid, (unsigned)cl->peer.uid);
+	log_debug("%s: client pid %d uid %u%s", cs->ops->name,
+	    (int)cl->peer.pid, (unsigned)cl->peer.uid,
+	    admin ? " (admin)" : "");
 	return;
 no_event:
 	if (cl->ev != NULL)
@@ -268,7 +461,6 @@ no_event:
 		event_free(cl->t_idle);
 	if (cl->t_pause != NULL)
 		event_free(cl->t_pause);
-no_cred:
 	free(cl);
 no_client:
 	close(fd);
@@ -391,7 +583,8 @@ ctlsock_ev_client(evutil_socket_t fd, short what, void *arg)
 		return;
 	if (rc != IPC_OK) {
 		if (rc != IPC_E_EOF) {
-			log_debug("%s: client pid %d: %s (%s)", cs->ops->name,
+			log_rl(LOG_LVL_DEBUG, "%s: client pid %d: %s (%s)",
+			    cs->ops->name,
 			    (int)cl->peer.pid, ipc_strerror(rc),
 			    ipc_detail());
 			(void)ctlsock_error(cl,
@@ -402,6 +595,7 @@ ctlsock_ev_client(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	ctlsock_arm_idle(cl);
+	cl->last_ns = ctlsock_now_ns();
 	if (!cl->hello) {
 		keep = ctlsock_hello(cl, req) == 0;
 	} else if (req->body_case == PTPSEP__CTL__CTL_REQUEST__BODY_HELLO) {

@@ -9,7 +9,19 @@
  * disturbing the daemon: a client that breaks the protocol is dropped, one
  * that does not read its answers is dropped, one that floods requests is
  * paused (not read) for the rest of a one-second window, one that stays
- * idle is dropped, and clients beyond CTLSOCK_MAX_CLIENTS get ERROR_BUSY.
+ * idle is dropped, and a connection that cannot have a slot gets
+ * ERROR_BUSY (after its Hello has been read, so that it sees the error and
+ * not a reset).
+ *
+ * Slots (issue 11, item 6): every local user may connect, so the slots
+ * must not be a resource one user can take from root.  A uid that is not
+ * an admin (root, or admin_group as set with ctlsock_set_admin_group())
+ * holds at most CTLSOCK_PER_UID connections; all non-admins together hold
+ * at most CTLSOCK_MAX_CLIENTS - CTLSOCK_ADMIN_SLOTS; an admin that finds
+ * every slot taken evicts the non-admin connection idle the longest.  So
+ * `ptpctl status` and `ptpctl set` from root get through whatever any
+ * number of unprivileged users hold.  A connection without Hello after
+ * CTLSOCK_HELLO_S, or idle for CTLSOCK_IDLE_S, is dropped.
  * What a daemon answers is its own: ops->serve gets every request after
  * Hello and sends exactly one response with ctlsock_reply() or
  * ctlsock_error().
@@ -20,6 +32,7 @@
 #define PTPSEP_CTLSOCK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "ipc.h"
@@ -28,8 +41,13 @@ struct event_base;
 struct ctlsock;
 struct ctlsock_client;
 
-#define CTLSOCK_MAX_CLIENTS	8	/* connections at once */
+#define CTLSOCK_MAX_CLIENTS	16	/* connections at once */
+#define CTLSOCK_ADMIN_SLOTS	4	/* of them, only for admins */
+#define CTLSOCK_PER_UID		2	/* connections of one non-admin uid */
+#define CTLSOCK_MAX_REFUSING	8	/* refusals waiting for a Hello */
+#define CTLSOCK_REFUSE_MS	500	/* how long a refusal waits for it */
 #define CTLSOCK_RATE		100	/* requests per client per second */
+#define CTLSOCK_HELLO_S		5	/* no Hello for this long: drop */
 #define CTLSOCK_IDLE_S		30	/* no request for this long: drop */
 #define CTLSOCK_MAX_GROUPS	64	/* supplementary groups looked at */
 
@@ -60,6 +78,11 @@ struct ctlsock_ops {
  */
 struct ctlsock *ctlsock_listen(struct event_base *base, const char *path,
     mode_t mode, const struct ctlsock_ops *ops, void *arg);
+/*
+ * Members of gid (have_gid != 0) count as admins for the slots, as root
+ * always does.  Without a call: root only.
+ */
+void	ctlsock_set_admin_group(struct ctlsock *cs, int have_gid, gid_t gid);
 /* Drops every client, closes the socket and, if unlink_path, removes it. */
 void	ctlsock_close(struct ctlsock *cs, int unlink_path);
 unsigned ctlsock_nclients(const struct ctlsock *cs);
@@ -78,5 +101,26 @@ const struct ctlsock_peer *ctlsock_peer(const struct ctlsock_client *cl);
  */
 int	ctlsock_peer_is_admin(const struct ctlsock_peer *p, int have_gid,
 	    gid_t gid);
+
+/* A slot in use, as ctlsock_admit() sees it. */
+struct ctlsock_slot {
+	uid_t	uid;
+	int	admin;
+	int64_t	last_ns;	/* last request (or connect), monotonic */
+};
+
+enum ctlsock_verdict {
+	CTLSOCK_ADMIT,		/* a free slot */
+	CTLSOCK_EVICT,		/* admit after dropping slots[*victim] */
+	CTLSOCK_BUSY_UID,	/* this uid holds CTLSOCK_PER_UID already */
+	CTLSOCK_BUSY_FULL,	/* no slot this peer may have */
+};
+
+/*
+ * Pure: may a new connection of uid (admin: root or admin_group) have a
+ * slot, given the n slots in use?
+ */
+enum ctlsock_verdict ctlsock_admit(const struct ctlsock_slot *slots,
+	    size_t n, uid_t uid, int admin, size_t *victim);
 
 #endif /* PTPSEP_CTLSOCK_H */
