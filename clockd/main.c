@@ -61,6 +61,7 @@ main(int argc, char **argv)
 	struct pmcsock *pmc;
 	const char *user;
 	enum cli_result r;
+	char why[512];
 	int rc, selftest;
 
 	log_init("clockd", 1, LOG_LVL_INFO);
@@ -79,6 +80,9 @@ main(int argc, char **argv)
 	}
 	if (cfg_error_count(cfg) > 0)
 		fatalx("configuration has errors; see above");
+	/* What --check-config runs too (cli_check_config_verdict). */
+	if (cli_validate(&cli, cfg, why, sizeof(why)) != 0)
+		fatalx("%s", why);
 	log_init("clockd", cli.foreground || cli.quiet,
 	    cli.log_level >= 0 ? (enum log_level)cli.log_level :
 	    (enum log_level)cfg_get_int(cfg, NULL, "logging_level"));
