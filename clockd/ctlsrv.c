@@ -91,6 +91,8 @@ ctlsrv_start(struct clockd *c)
 		free(s);
 		return NULL;
 	}
+	/* root and admin_group always find a slot (lib/ctlsock.c). */
+	ctlsock_set_admin_group(s->cs, s->have_admin_gid, s->admin_gid);
 	log_info("control socket %s", path);
 	return s;
 }

@@ -62,7 +62,7 @@ main(int argc, char **argv)
 	const char *user;
 	enum cli_result r;
 	char why[512];
-	int rc, selftest;
+	int rc, selftest, log_err, log_sys;
 
 	log_init("clockd", 1, LOG_LVL_INFO);
 	if ((cfg = cfg_new()) == NULL)
@@ -83,7 +83,12 @@ main(int argc, char **argv)
 	/* What --check-config runs too (cli_check_config_verdict). */
 	if (cli_validate(&cli, cfg, why, sizeof(why)) != 0)
 		fatalx("%s", why);
-	log_init("clockd", cli.foreground || cli.quiet,
+	/* verbose, use_syslog, message_tag: as ptp4l (-m, -q override). */
+	log_outputs(cli.foreground, cli.quiet, cfg_get_int(cfg, NULL,
+	    "verbose"), cfg_get_int(cfg, NULL, "use_syslog"), &log_err,
+	    &log_sys);
+	log_init_outputs("clockd", log_err, log_sys,
+	    cfg_get_str(cfg, NULL, "message_tag"),
 	    cli.log_level >= 0 ? (enum log_level)cli.log_level :
 	    (enum log_level)cfg_get_int(cfg, NULL, "logging_level"));
 

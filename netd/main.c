@@ -318,7 +318,7 @@ main(int argc, char **argv)
 	};
 	enum cli_result r;
 	char why[512];
-	int rc;
+	int rc, log_err, log_sys;
 
 	log_init("netd", 1, LOG_LVL_INFO);
 	if ((netd.cfg = cfg_new()) == NULL)
@@ -337,7 +337,12 @@ main(int argc, char **argv)
 		fatalx("configuration has errors; see above");
 	if (cli_validate(&cli, netd.cfg, why, sizeof(why)) != 0)
 		fatalx("%s", why);
-	log_init("netd", cli.foreground || cli.quiet,
+	/* verbose, use_syslog, message_tag: as ptp4l (-m, -q override). */
+	log_outputs(cli.foreground, cli.quiet, cfg_get_int(netd.cfg, NULL,
+	    "verbose"), cfg_get_int(netd.cfg, NULL, "use_syslog"), &log_err,
+	    &log_sys);
+	log_init_outputs("netd", log_err, log_sys,
+	    cfg_get_str(netd.cfg, NULL, "message_tag"),
 	    cli.log_level >= 0 ? (enum log_level)cli.log_level :
 	    (enum log_level)cfg_get_int(netd.cfg, NULL, "logging_level"));
 	rc = main_run(&netd, &cli);
