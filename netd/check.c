@@ -51,6 +51,40 @@ check_family_len(Ptpsep__Netd__AddrFamily f)
 	}
 }
 
+/*
+ * What is wrong with a payload clockd asks to send on a port of kind, or
+ * NULL: versionPTP, messageType of the socket's class, the type's minimum
+ * length (13.5-13.12, 15.4.1), messageLength equal to the payload, and a
+ * size that one frame carries without IP fragments.
+ */
+static const char *
+check_payload(enum transport_class cls, enum transport_kind kind,
+    const uint8_t *p, size_t len)
+{
+	if (p == NULL || len == 0)
+		return "TxFrame without a payload";
+	if (len > transport_max_payload(kind))
+		return "TxFrame payload larger than one unfragmented frame";
+	switch (transport_check_rx(cls, p, len)) {
+	case TRV_OK:
+		break;
+	case TRV_TOO_SHORT:
+		return "TxFrame payload shorter than its messageType's minimum";
+	case TRV_BAD_VERSION:
+		return "TxFrame payload is not PTP version 2";
+	case TRV_WRONG_CLASS:
+		return "TxFrame messageType is not of its message class";
+	case TRV_BAD_LENGTH:
+		return "TxFrame messageLength below its messageType's minimum";
+	}
+	if (((size_t)p[2] << 8 | p[3]) != len)
+		return "TxFrame messageLength differs from the payload length";
+	/* The same rule transport_send() applies again before sending. */
+	if (transport_check_payload(cls, p, len) != 0)
+		return "TxFrame payload is not a PTPv2 message of its class";
+	return NULL;
+}
+
 #define VIOLATE(r, text) do {			\
 		*reason = (r);			\
 		*why = (text);			\
@@ -64,6 +98,7 @@ check_send_frame(const Ptpsep__Netd__TxFrame *f, size_t nports,
     const char **why)
 {
 	enum transport_kind kind;
+	const char *bad;
 	size_t alen;
 
 	if (f->port_index >= nports)
@@ -73,10 +108,9 @@ check_send_frame(const Ptpsep__Netd__TxFrame *f, size_t nports,
 	if (check_class(f->msg_class, cls) != 0)
 		VIOLATE(PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST,
 		    "TxFrame without a message class");
-	/* versionPTP, messageType of the class, messageLength == length */
-	if (transport_check_payload(*cls, f->payload.data, f->payload.len) != 0)
-		VIOLATE(PTPSEP__REFUSE_REASON__REFUSE_BAD_PAYLOAD,
-		    "TxFrame payload is not a PTPv2 message of its class");
+	if ((bad = check_payload(*cls, kind, f->payload.data,
+	    f->payload.len)) != NULL)
+		VIOLATE(PTPSEP__REFUSE_REASON__REFUSE_BAD_PAYLOAD, bad);
 	if (f->want_tx_ts && *cls != TC_EVENT)
 		VIOLATE(PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST,
 		    "TX timestamp asked for a general message");

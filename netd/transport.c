@@ -20,6 +20,7 @@
 #include <sys/uio.h>
 
 #include "log.h"
+#include "ptp_msg.h"
 #include "transport_int.h"
 #include "tstamp.h"
 
@@ -85,10 +86,41 @@ class_of(uint8_t type)
 	return -1;
 }
 
+size_t
+transport_min_len(unsigned type)
+{
+	size_t n = ptp_msg_min_len(type & 0x0f);
+
+	/* 15.4.1, 15.5.2: a Management message carries a management TLV,
+	 * whose tlvType, lengthField and managementId are 6 octets even
+	 * when it has no dataField (a GET). */
+	if (n != 0 && (type & 0x0f) == PTP_MT_MANAGEMENT)
+		n += PTP_MGMT_TLV_MIN_LEN;
+	return n;
+}
+
+size_t
+transport_max_payload(enum transport_kind kind)
+{
+	/* The largest payload that leaves an Ethernet MTU of 1500 without
+	 * fragments: IPv4 header 20 + UDP 8, IPv6 40 + 8 (Annex C, D).
+	 * A smaller interface MTU is the kernel's to refuse (udp.c sets
+	 * IP_PMTUDISC_DO / IPV6_DONTFRAG). */
+	switch (kind) {
+	case TR_L2:
+		return PTP_MAX_MSG_LEN;
+	case TR_UDP4:
+		return PTP_MAX_MSG_LEN - 20 - 8;
+	case TR_UDP6:
+		return PTP_MAX_MSG_LEN - 40 - 8;
+	}
+	return 0;
+}
+
 enum transport_rx_verdict
 transport_check_rx(enum transport_class cls, const uint8_t *p, size_t len)
 {
-	size_t msglen;
+	size_t msglen, min;
 
 	if (len < PTP_MIN_MSG_LEN)
 		return TRV_TOO_SHORT;
@@ -96,9 +128,14 @@ transport_check_rx(enum transport_class cls, const uint8_t *p, size_t len)
 		return TRV_BAD_VERSION;
 	if (class_of(p[0]) != (int)cls)
 		return TRV_WRONG_CLASS;
+	/* Each messageType has its own minimum (13.5-13.12, 15.4.1): a
+	 * 44-octet Announce is as malformed as a 20-octet Sync. */
+	min = transport_min_len(p[0]);
+	if (len < min)
+		return TRV_TOO_SHORT;
 	/* Frames may carry Ethernet padding after the message, never less. */
 	msglen = (size_t)p[2] << 8 | p[3];
-	if (msglen < PTP_MIN_MSG_LEN || msglen > len)
+	if (msglen < min || msglen > len)
 		return TRV_BAD_LENGTH;
 	return TRV_OK;
 }
@@ -337,6 +374,14 @@ transport_send(struct transport_port *port, enum transport_class cls,
 		log_warnx("%s: refusing to send a malformed %s payload",
 		    port->ifname, cls == TC_EVENT ? "event" : "general");
 		return -EINVAL;
+	}
+	if (len > transport_max_payload(port->kind)) {
+		port->cnt.tx_errors++;
+		log_warnx("%s: refusing a %zu-octet payload: %s carries at most "
+		    "%zu unfragmented", port->ifname, len,
+		    transport_kind_name(port->kind),
+		    transport_max_payload(port->kind));
+		return -EMSGSIZE;
 	}
 	if (dest->kind == TD_UNICAST && !transport_peer_known(port, &dest->addr)) {
 		port->cnt.tx_denied++;

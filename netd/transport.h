@@ -63,6 +63,7 @@ struct transport_dest {
 #define PTP_HDR_LEN		34
 #define PTP_MIN_MSG_LEN		44	/* Sync, Delay_Req, Follow_Up, Signaling */
 #define PTP_MAX_MSG_LEN		1500
+#define PTP_MGMT_TLV_MIN_LEN	6	/* tlvType, lengthField, managementId */
 #define PTP_EVENT_PORT		319
 #define PTP_GENERAL_PORT	320
 
@@ -225,6 +226,11 @@ int	transport_dest_mac(const struct transport_dest *, uint8_t mac[6]);
  * messageType of the class, messageLength equal to len.  0 or -EINVAL.
  */
 int	transport_check_payload(enum transport_class, const uint8_t *, size_t);
+/* Smallest messageLength of a messageType (Management: with its TLV);
+ * 0 for a reserved type. */
+size_t	transport_min_len(unsigned type);
+/* Largest PTP payload one unfragmented frame/datagram of kind carries. */
+size_t	transport_max_payload(enum transport_kind);
 /* Classifies a received payload as transport_recv does: 0 when good. */
 enum transport_rx_verdict {
 	TRV_OK,

@@ -3,7 +3,10 @@
  * (Annex D): ports 319 (event) and 320 (general), bound to one device.
  *
  * A UDP socket queues nothing before bind(), so the filter and every
- * option are in place before it is bound.  The filter sees the datagram
+ * option are in place before it is bound.  Datagrams are never
+ * fragmented (IP_PMTUDISC_DO, IPV6_DONTFRAG): a payload that does not fit
+ * the interface MTU is refused by the kernel, and transport_send()
+ * refuses anything above transport_max_payload() first.  The filter sees the datagram
  * from its UDP header (bpf.h).
  */
 #include "config.h"
@@ -73,7 +76,11 @@ udp4_options(struct transport_port *port, int fd, enum transport_class cls)
 	    port->ifname, "IP_TOS")) < 0 ||
 	    /* Only the groups this socket joined, not every socket's. */
 	    (err = setint(fd, IPPROTO_IP, IP_MULTICAST_ALL, 0, port->ifname,
-	    "IP_MULTICAST_ALL")) < 0)
+	    "IP_MULTICAST_ALL")) < 0 ||
+	    /* A datagram too big for the path fails (EMSGSIZE) instead of
+	     * leaving in fragments: netd promises whole PTP messages. */
+	    (err = setint(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO,
+	    port->ifname, "IP_MTU_DISCOVER")) < 0)
 		return err;
 	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		memset(&mr, 0, sizeof(mr));
@@ -109,7 +116,12 @@ udp6_options(struct transport_port *port, int fd, enum transport_class cls)
 	    (err = setint(fd, IPPROTO_IPV6, IPV6_TCLASS, port->dscp[cls] << 2,
 	    port->ifname, "IPV6_TCLASS")) < 0 ||
 	    (err = setint(fd, IPPROTO_IPV6, IPV6_MULTICAST_ALL, 0,
-	    port->ifname, "IPV6_MULTICAST_ALL")) < 0)
+	    port->ifname, "IPV6_MULTICAST_ALL")) < 0 ||
+	    /* As for IPv4: never fragment (RFC 3542 11.2). */
+	    (err = setint(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER,
+	    IPV6_PMTUDISC_DO, port->ifname, "IPV6_MTU_DISCOVER")) < 0 ||
+	    (err = setint(fd, IPPROTO_IPV6, IPV6_DONTFRAG, 1, port->ifname,
+	    "IPV6_DONTFRAG")) < 0)
 		return err;
 	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		memset(&mr, 0, sizeof(mr));
