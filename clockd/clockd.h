@@ -22,6 +22,7 @@
 #include "filter.h"
 #include "foreign.h"
 #include "fsm.h"
+#include "nbr.h"
 #include "netd_client.h"
 #include "ptp_msg.h"
 #include "servo.h"
@@ -136,6 +137,8 @@ struct cport {
 	int			 have_delay;
 	int64_t			 path_delay;	/* filtered, scaled ns */
 	struct delay_stats	 dstats;
+	/* P2P: the neighbour's delay in range (asCapable, nbr.h) */
+	struct nbr		 nbr;
 
 	/* unicast address of the parent, for nothing yet: multicast only */
 	uint64_t		 rx_msgs, tx_msgs, tx_ts_missing;
@@ -278,6 +281,8 @@ void	slave_delay_req_tx_ts(struct cport *p, uint16_t seq,
 	    const struct ptp_timestamp *t3);
 void	slave_rx_delay_resp(struct cport *p, const struct ptp_msg *m);
 void	p2p_send_pdelay_req(struct cport *p);
+/* port.c: a new filtered path delay (P2P: the neighbour check, nbr.h) */
+void	port_delay_sampled(struct cport *p);
 void	p2p_pdelay_req_tx_ts(struct cport *p, uint16_t seq,
 	    const struct ptp_timestamp *t1);
 void	p2p_rx_pdelay_resp(struct cport *p, const struct ptp_msg *m,

@@ -377,9 +377,11 @@ mgmt_port_ds_np(const struct clockd *c, const struct cport *p, uint8_t *d)
 	    p->state != PS_INITIALIZING;
 
 	ptp_put_be32(d, (uint32_t)thresh);
-	/* asCapable: a port that runs at all; 802.1AS's conditions do not
-	 * apply to the default profiles */
-	ptp_put_be32(d + 4, active ? 1 : 0);
+	/* asCapable: a port that runs and, with P2P, whose neighbour's delay
+	 * is within [min_neighbor_prop_delay, neighborPropDelayThresh] (nbr.h);
+	 * 802.1AS's other conditions do not apply to the default profiles */
+	ptp_put_be32(d + 4, active && (p->delay_mechanism != DM_P2P ||
+	    p->nbr.as_capable) ? 1 : 0);
 	return MGMT_LEN_PORT_DS_NP;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,8 @@ port_create(struct clockd *c, struct cport *p, unsigned index,
 	    cfg_get_int(cfg, pn, "delay_filter_length"));
 	if (p->delay_filter == NULL)
 		return -1;
+	nbr_init(&p->nbr, cfg_get_int(cfg, pn, "min_neighbor_prop_delay"),
+	    cfg_get_int(cfg, pn, "neighborPropDelayThresh"));
 
 	p->t_announce = evtimer_new(c->base, port_ev_announce, p);
 	p->t_sync = evtimer_new(c->base, port_ev_sync, p);
@@ -258,7 +261,8 @@ port_ev_announce(evutil_socket_t fd, short what, void *arg)
 
 	if (p->state != PS_MASTER)
 		return;
-	master_send_announce(p);
+	if (p->nbr.as_capable)	/* 802.1AS 10.3.16: none to a far peer */
+		master_send_announce(p);
 	p->next_announce = port_next_due(p->next_announce,
 	    port_interval_ns(p->log_announce_interval));
 	port_arm(p->t_announce, p->next_announce - clock_mono_ns());
@@ -271,7 +275,8 @@ port_ev_sync(evutil_socket_t fd, short what, void *arg)
 
 	if (p->state != PS_MASTER)
 		return;
-	master_send_sync(p);
+	if (p->nbr.as_capable)	/* 802.1AS 10.2.12 */
+		master_send_sync(p);
 	p->next_sync = port_next_due(p->next_sync,
 	    port_interval_ns(p->log_sync_interval));
 	port_arm(p->t_sync, p->next_sync - clock_mono_ns());
@@ -412,6 +417,12 @@ port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
 	if (ptp_msg_is_event(m.hdr.message_type) && port_rx_ts(f, &ts) != 0)
 		return;		/* an event message without its timestamp */
 
+	/* A neighbour whose delay is out of range is not timed against:
+	 * its Announce and Sync are not taken (802.1AS 10.2, 10.3; nbr.h). */
+	if (!p->nbr.as_capable && (m.hdr.message_type == PTP_MT_ANNOUNCE ||
+	    m.hdr.message_type == PTP_MT_SYNC ||
+	    m.hdr.message_type == PTP_MT_FOLLOW_UP))
+		return;
 	switch (m.hdr.message_type) {
 	case PTP_MT_ANNOUNCE:
 		port_rx_announce(p, &m);
@@ -443,6 +454,29 @@ port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
 	default:
 		break;	/* Signaling: not served yet */
 	}
+}
+
+/*
+ * A new filtered path delay.  On a P2P port it is the neighbour's
+ * meanLinkDelay: out of [min_neighbor_prop_delay, neighborPropDelayThresh]
+ * the port is not asCapable (nbr.h); the change is logged once.
+ */
+void
+port_delay_sampled(struct cport *p)
+{
+	struct nbr *n = &p->nbr;
+
+	if (p->delay_mechanism != DM_P2P ||
+	    !nbr_sample(n, delay_scaled_to_ns(p->path_delay)))
+		return;
+	if (n->as_capable)
+		log_info("port %u: neighbour delay %" PRId64 " ns in range: "
+		    "asCapable", p->identity.port_number, n->last_ns);
+	else
+		log_warnx("port %u: neighbour delay %" PRId64 " ns %s (%"
+		    PRId64 " .. %" PRId64 " ns): not asCapable, its Announce "
+		    "and Sync ignored", p->identity.port_number, n->last_ns,
+		    nbr_verdict_name(n->last), n->min_ns, n->thresh_ns);
 }
 
 void

@@ -165,6 +165,7 @@ slave_delay_complete(struct cport *p, int64_t raw)
 {
 	p->path_delay = filter_sample(p->delay_filter, raw);
 	p->have_delay = 1;
+	port_delay_sampled(p);
 }
 
 static void
