@@ -1,13 +1,22 @@
-#!/bin/sh
+#!/bin/bash
 # The daemons' --check-config: linuxptp's default.cfg loads with warnings
-# only (exit 0); a typo'd key fails naming file, line and key; a bad value
-# fails the same way; --help/--version work; every program refuses an
-# unknown option with exit 2.
+# only (exit 0) once time_stamping is software (its hardware time stamps
+# with ptpsep's default clock_device system are refused, by both daemons'
+# --check-config and start, with the same message); the other
+# contradictory pairs are refused too; max_steps_per_interval 0 (no limit)
+# is accepted and netd starts with it; a typo'd key fails naming file, line
+# and key; a bad value fails the same way; --help/--version work; every
+# program refuses an unknown option with exit 2.
 set -u
 b=${top_builddir:-.}
 fails=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+netd_pid=
+cleanup() {
+	[ -n "$netd_pid" ] && kill "$netd_pid" 2>/dev/null && wait "$netd_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1"; fails=$((fails + 1)); }
@@ -21,13 +30,16 @@ fi
 
 for prog in clockd/ptp-clockd netd/ptp-netd; do
 	name=${prog#*/}
-	out=$("$b/$prog" -f "$default_cfg" --check-config 2>"$tmp/err")
+	# default.cfg says time_stamping hardware and sets no clock_device
+	# (ptpsep's default: system): refused, see below.
+	out=$("$b/$prog" -f "$default_cfg" --time_stamping=software \
+		--check-config 2>"$tmp/err")
 	rc=$?
 	if [ $rc = 0 ] && grep -q "configuration $default_cfg OK" <<EOF2
 $out
 EOF2
 	then
-		pass "$name accepts linuxptp's default.cfg"
+		pass "$name accepts linuxptp's default.cfg with time_stamping software"
 	else
 		fail "$name on default.cfg: exit $rc: $out $(cat "$tmp/err")"
 	fi
@@ -75,9 +87,113 @@ done
 # Command-line key overrides are range-checked like the file.
 "$b/netd/ptp-netd" --domainNumber=300 --check-config >/dev/null 2>&1
 [ $? != 0 ] && pass "bad --key=value refused" || fail "bad --key=value accepted"
-"$b/netd/ptp-netd" --domainNumber=24 -i eth0 --check-config >"$tmp/out" 2>&1 &&
+"$b/netd/ptp-netd" --domainNumber=24 --time_stamping=software -i eth0 \
+	--check-config >"$tmp/out" 2>&1 &&
 	grep -q "1 port" "$tmp/out" && pass "--key=value and -i accepted" ||
 	fail "--key=value and -i: $(cat "$tmp/out")"
+
+# ---- contradictory pairs (issue 11) ----
+# The daemon's start and --check-config run the same validation: the line
+# --check-config prints is the one the daemon logs before it exits 1.
+hw_msg="time_stamping hardware with clock_device system: the time stamps come from the NIC's clock (PHC)"
+for prog in clockd/ptp-clockd netd/ptp-netd; do
+	name=${prog#*/}
+	"$b/$prog" -f "$default_cfg" --check-config >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc = 1 ] && grep -q "^$name: $hw_msg" "$tmp/err" &&
+		grep -q "configuration $default_cfg refused" "$tmp/err"; then
+		pass "$name --check-config refuses default.cfg's time_stamping hardware with clock_device system (exit 1)"
+	else
+		fail "$name --check-config on hardware+system: exit $rc: $(grep -v warning "$tmp/err" | head -3)"
+	fi
+	ccmsg=$(sed -n "s/^$name: \(time_stamping hardware.*\)/\1/p" "$tmp/err")
+	# The daemon itself (it exits before opening anything).
+	printf '[global]\ntime_stamping hardware\nclock_device system\nnetd_socket %s/n.sock\nnetd_ctl_socket %s/nc.sock\nclockd_ctl_socket %s/c.sock\npmc_socket %s/p.sock\n[lo]\n' \
+		"$tmp" "$tmp" "$tmp" "$tmp" >"$tmp/hw.cfg"
+	timeout 10 "$b/$prog" -m -f "$tmp/hw.cfg" >/dev/null 2>"$tmp/start.err"
+	rc=$?
+	dmsg=$(sed -n 's/^[a-z]*\[[0-9.]*\]: error: \(time_stamping hardware.*\)/\1/p' "$tmp/start.err")
+	if [ $rc = 1 ] && [ -n "$dmsg" ] && [ "$dmsg" = "$ccmsg" ]; then
+		pass "$name refuses to start on hardware+system (exit 1) with the --check-config message"
+	else
+		fail "$name start on hardware+system: exit $rc, daemon said '$dmsg', --check-config said '$ccmsg'"
+	fi
+done
+
+check_refused() {	# what cfg-lines...
+	local what=$1 prog
+	shift
+	printf '[global]\n' >"$tmp/pair.cfg"
+	printf '%s\n' "$@" >>"$tmp/pair.cfg"
+	for prog in clockd/ptp-clockd netd/ptp-netd; do
+		"$b/$prog" -f "$tmp/pair.cfg" --check-config >/dev/null 2>"$tmp/err"
+		rc=$?
+		if [ $rc = 1 ] && grep -q "^${prog#*/}: $what" "$tmp/err"; then
+			pass "${prog#*/} --check-config refuses $what (exit 1)"
+		else
+			fail "${prog#*/} --check-config on $what: exit $rc: $(head -3 "$tmp/err")"
+		fi
+	done
+}
+check_refused "time_stamping hardware with clock_device virtual" \
+	"time_stamping hardware" "clock_device virtual"
+check_refused "time_stamping software with clock_device /dev/ptp0" \
+	"time_stamping software" "clock_device /dev/ptp0"
+
+# The pairs that fit are accepted.
+for pair in "software system" "software virtual" "hardware /dev/ptp3"; do
+	set -- $pair
+	"$b/netd/ptp-netd" --time_stamping=$1 --clock_device=$2 -i eth0 \
+		--check-config >"$tmp/out" 2>&1 &&
+		pass "time_stamping $1 with clock_device $2 accepted" ||
+		fail "time_stamping $1 with clock_device $2: $(cat "$tmp/out")"
+done
+
+# ---- clock bounds: what the key table accepts, netd enforces ----
+for v in 0 1 64; do
+	"$b/netd/ptp-netd" --time_stamping=software --max_steps_per_interval=$v \
+		-i eth0 --check-config >"$tmp/out" 2>&1 &&
+		pass "max_steps_per_interval $v accepted by --check-config" ||
+		fail "max_steps_per_interval $v: $(cat "$tmp/out")"
+done
+"$b/netd/ptp-netd" --time_stamping=software --max_steps_per_interval=65 \
+	-i eth0 --check-config >/dev/null 2>&1
+[ $? != 0 ] && pass "max_steps_per_interval 65 refused" ||
+	fail "max_steps_per_interval 65 accepted"
+
+# netd starts with max_steps_per_interval 0 (before issue 11 it refused
+# that at start while --check-config said OK).  In its own network
+# namespace when root, so that its port (lo, down there) touches nothing.
+cat >"$tmp/nolimit.cfg" <<EOF
+[global]
+clock_device		virtual
+time_stamping		software
+max_steps_per_interval	0
+netd_socket		$tmp/netd.sock
+netd_ctl_socket		$tmp/netd-ctl.sock
+netd_user		$(id -un ptpsep-netd 2>/dev/null || echo nobody)
+[lo]
+EOF
+if [ "$(id -u)" = 0 ]; then
+	unshare -n "$b/netd/ptp-netd" -m -f "$tmp/nolimit.cfg" 2>"$tmp/netd.log" &
+else
+	"$b/netd/ptp-netd" -m -f "$tmp/nolimit.cfg" 2>"$tmp/netd.log" &
+fi
+netd_pid=$!
+for i in $(seq 50); do
+	grep -q "ready:" "$tmp/netd.log" && break
+	kill -0 "$netd_pid" 2>/dev/null || break
+	sleep 0.1
+done
+if grep -q "ready:" "$tmp/netd.log" &&
+	grep -q "0 steps per 60 s" "$tmp/netd.log" && kill -0 "$netd_pid"; then
+	pass "netd starts with max_steps_per_interval 0 (no limit)"
+else
+	fail "netd with max_steps_per_interval 0: $(head -5 "$tmp/netd.log")"
+fi
+kill "$netd_pid" 2>/dev/null
+wait "$netd_pid" 2>/dev/null
+netd_pid=
 
 echo "check_config: $fails failure(s)"
 [ $fails = 0 ]
