@@ -38,6 +38,7 @@
 #include "mgmt.h"
 #include "pmcsock.h"
 #include "ptp_be.h"
+#include "sockpath.h"
 
 #define PMCSOCK_BURST		16	/* datagrams per readiness */
 #define PMCSOCK_MAX_MEMBERS	64	/* admin_group members remembered */
@@ -149,6 +150,7 @@ pmcsock_start(struct clockd *c)
 	const char *path = cfg_get_str(c->cfg, NULL, "pmc_socket");
 	struct sockaddr_un sun;
 	struct pmcsock *s;
+	char why[256];
 	int one = 1;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL) {
@@ -175,19 +177,15 @@ pmcsock_start(struct clockd *c)
 		log_warn("pmc_socket: SO_PASSCRED");
 		goto fail;
 	}
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	memcpy(sun.sun_path, path, strlen(path));
-	(void)unlink(path);
-	if (bind(s->fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
-		log_warn("pmc_socket: bind %s (its directory must be writable "
-		    "by clockd_user)", path);
+	/*
+	 * Any local user may send (GET); SET is checked per datagram.  The
+	 * node is made 0666 without a bind/chmod by path (lib/sockpath.c).
+	 */
+	if (sockpath_bind(s->fd, path, 0666, SOCKPATH_NO_ID, SOCKPATH_NO_ID,
+	    why, sizeof(why)) != 0) {
+		log_warnx("pmc_socket: %s (its directory must be writable by "
+		    "clockd_user)", why);
 		goto fail;
-	}
-	/* Any local user may send (GET); SET is checked per datagram. */
-	if (chmod(path, 0666) != 0) {
-		log_warn("pmc_socket: chmod %s", path);
-		goto fail_unlink;
 	}
 	s->ev = event_new(c->base, s->fd, EV_READ | EV_PERSIST,
 	    pmcsock_ev_read, s);
@@ -199,7 +197,7 @@ pmcsock_start(struct clockd *c)
 	return s;
 
 fail_unlink:
-	(void)unlink(path);
+	(void)sockpath_unlink(path);
 fail:
 	if (s->ev != NULL)
 		event_free(s->ev);
@@ -217,7 +215,7 @@ pmcsock_stop(struct pmcsock *s)
 		return;
 	event_free(s->ev);
 	close(s->fd);
-	(void)unlink(s->path);
+	(void)sockpath_unlink(s->path);
 	free(s);
 }
 

@@ -24,6 +24,7 @@
 
 #include "ctlsock.h"
 #include "log.h"
+#include "sockpath.h"
 
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS	59	/* Linux 4.13 */
@@ -90,6 +91,7 @@ ctlsock_listen(struct event_base *base, const char *path, mode_t mode,
 {
 	struct sockaddr_un sun;
 	struct ctlsock *cs;
+	char why[256];
 	int fd, err;
 
 	memset(&sun, 0, sizeof(sun));
@@ -108,12 +110,16 @@ ctlsock_listen(struct event_base *base, const char *path, mode_t mode,
 		log_warn("%s: socket", ops->name);
 		goto no_socket;
 	}
-	(void)unlink(path);
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
-	    chmod(path, mode) != 0 ||
-	    listen(fd, CTLSOCK_MAX_CLIENTS + CTLSOCK_MAX_REFUSING) != 0) {
+	/* No bind/chmod by path: a symlink there is not followed. */
+	if (sockpath_bind(fd, path, mode, SOCKPATH_NO_ID, SOCKPATH_NO_ID,
+	    why, sizeof(why)) != 0) {
+		log_warnx("%s: %s", ops->name, why);
+		goto no_bind;
+	}
+	if (listen(fd, CTLSOCK_MAX_CLIENTS + CTLSOCK_MAX_REFUSING) != 0) {
 		err = errno;
-		log_warnx("%s %s: %s", ops->name, path, strerror(err));
+		log_warnx("%s %s: listen: %s", ops->name, path, strerror(err));
+		(void)sockpath_unlink(path);
 		goto no_bind;
 	}
 	cs->base = base;
@@ -127,7 +133,7 @@ ctlsock_listen(struct event_base *base, const char *path, mode_t mode,
 		log_warnx("%s: cannot watch the socket", ops->name);
 		if (cs->ev != NULL)
 			event_free(cs->ev);
-		(void)unlink(path);
+		(void)sockpath_unlink(path);
 		goto no_bind;
 	}
 	return cs;
@@ -176,7 +182,7 @@ ctlsock_close(struct ctlsock *cs, int unlink_path)
 	event_free(cs->ev);
 	close(cs->fd);
 	if (unlink_path)
-		(void)unlink(cs->path);
+		(void)sockpath_unlink(cs->path);
 	free(cs);
 }
 

@@ -26,6 +26,7 @@
 
 #include "log.h"
 #include "netd.h"
+#include "sockpath.h"
 
 /* Messages handled per wake-up before yielding to the ports. */
 #define RELAY_BURST	64
@@ -48,7 +49,8 @@ relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
     gid_t sock_gid)
 {
 	struct sockaddr_un sun;
-	int fd;
+	char why[256];
+	int fd, rc;
 
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
@@ -62,13 +64,22 @@ relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
 		log_warn("socket(AF_UNIX)");
 		return -errno;
 	}
-	(void)unlink(path);
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
-	    chown(path, sock_uid, sock_gid) != 0 || chmod(path, 0660) != 0 ||
-	    listen(fd, 4) != 0) {
-		log_warn("netd_socket %s", path);
+	/*
+	 * netd_user:<clockd's group> 0660, made without bind/chown/chmod by
+	 * path: a symlink planted there is refused, never followed.
+	 */
+	if ((rc = sockpath_bind(fd, path, 0660, sock_uid, sock_gid, why,
+	    sizeof(why))) != 0) {
+		log_warnx("netd_socket: %s", why);
 		close(fd);
-		return -errno;
+		return rc;
+	}
+	if (listen(fd, 4) != 0) {
+		rc = -errno;
+		log_warn("netd_socket %s: listen", path);
+		(void)sockpath_unlink(path);
+		close(fd);
+		return rc;
 	}
 	nd->listen_fd = fd;
 	nd->listen_ev = event_new(nd->base, fd, EV_READ | EV_PERSIST,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -289,6 +290,49 @@ test_busy_reads_hello(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/*
+ * Item 7: a file (or a symlink to one) at the socket's path is neither
+ * removed nor followed, and a world-writable directory is refused.
+ */
+static void
+test_listen_refuses_planted(void **state)
+{
+	char dir[] = "/tmp/test_ctlsock.XXXXXX", path[128], target[128];
+	struct event_base *base;
+	struct stat st;
+	FILE *f;
+
+	log_init("test", 1, LOG_LVL_ERR - 1);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ctl.sock", dir);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	assert_non_null(base = event_base_new());
+	assert_non_null(f = fopen(target, "w"));
+	fputs("keep\n", f);
+	fclose(f);
+	assert_int_equal(chmod(target, 0600), 0);
+
+	assert_int_equal(symlink(target, path), 0);
+	assert_null(ctlsock_listen(base, path, 0666, &test_ops, NULL));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+
+	assert_null(ctlsock_listen(base, target, 0666, &test_ops, NULL));
+	assert_int_equal(stat(target, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(st.st_size, 5);
+
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_null(ctlsock_listen(base, path, 0666, &test_ops, NULL));
+	assert_int_equal(lstat(path, &st), -1);
+
+	assert_int_equal(unlink(target), 0);
+	assert_int_equal(rmdir(dir), 0);
+	event_base_free(base);
+}
+
 int
 main(void)
 {
@@ -300,6 +344,7 @@ main(void)
 		cmocka_unit_test(test_admit_per_uid),
 		cmocka_unit_test(test_admit_reserved_and_evict),
 		cmocka_unit_test(test_busy_reads_hello),
+		cmocka_unit_test(test_listen_refuses_planted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
