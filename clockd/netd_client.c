@@ -129,7 +129,7 @@ nc_send(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	if (rc == IPC_OK)
 		return 0;
 	if (rc != IPC_E_AGAIN) {
-		log_warnx("netd: send: %s (%s)", ipc_strerror(rc),
+		log_rl(LOG_LVL_WARN, "netd: send: %s (%s)", ipc_strerror(rc),
 		    ipc_detail());
 		nc_close(nc);
 		nc_schedule_retry(nc);
@@ -151,7 +151,8 @@ nc_connect(struct netd_client *nc)
 	if (nc->fd < 0 ||
 	    connect(nc->fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
 		if (!nc->logged_down)
-			log_warn("netd: connect %s", nc->path);
+			log_rl(LOG_LVL_WARN, "netd: connect %s: %s", nc->path,
+			    strerror(errno));
 		nc->logged_down = 1;
 		if (nc->fd >= 0)
 			close(nc->fd);
@@ -195,32 +196,32 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	int rc;
 
 	if (m->body_case == PTPSEP__NETD__NETD_MSG__BODY_ERROR) {
-		log_warnx("netd: error %d: %s", (int)m->error->code,
+		log_rl(LOG_LVL_WARN, "netd: error %d: %s", (int)m->error->code,
 		    m->error->message);
 		return -1;
 	}
 	switch (nc->state) {
 	case NC_HELLO:
 		if (m->body_case != PTPSEP__NETD__NETD_MSG__BODY_HELLO) {
-			log_warnx("netd: first message is not Hello");
+			log_rl(LOG_LVL_WARN, "netd: first message is not Hello");
 			return -1;
 		}
 		rc = ipc_hello_check(m->hello, PTPSEP__ROLE__ROLE_NETD);
 		if (rc != IPC_OK) {
-			log_warnx("netd: %s", ipc_detail());
+			log_rl(LOG_LVL_WARN, "netd: %s", ipc_detail());
 			return -1;
 		}
 		nc->state = NC_PORTS;
 		return 0;
 	case NC_PORTS:
 		if (m->body_case != PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST) {
-			log_warnx("netd: expected the port list");
+			log_rl(LOG_LVL_WARN, "netd: expected the port list");
 			return -1;
 		}
 		nc->state = NC_READY;
 		nc->backoff_ms = NC_BACKOFF_MIN_MS;
 		nc->logged_down = 0;
-		log_info("connected to netd: %zu port(s)",
+		log_rl(LOG_LVL_INFO, "connected to netd: %zu port(s)",
 		    m->port_list->n_ports);
 		if (nc->cbs.connected != NULL)
 			nc->cbs.connected(nc->arg, m->port_list);
@@ -244,7 +245,8 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 		nc->cbs.link_event(nc->arg, m->link_event);
 		break;
 	default:
-		log_warnx("netd: unexpected message %u", (unsigned)m->body_case);
+		log_rl(LOG_LVL_WARN, "netd: unexpected message %u",
+		    (unsigned)m->body_case);
 		return -1;
 	}
 	return 0;
@@ -263,9 +265,11 @@ nc_ev_read(evutil_socket_t fd, short what, void *arg)
 			return;
 		if (rc != IPC_OK) {
 			if (rc == IPC_E_EOF)
-				log_warnx("netd closed the connection");
+				log_rl(LOG_LVL_WARN,
+				    "netd closed the connection");
 			else
-				log_warnx("netd: %s (%s)", ipc_strerror(rc),
+				log_rl(LOG_LVL_WARN, "netd: %s (%s)",
+				    ipc_strerror(rc),
 				    ipc_detail());
 			nc_close(nc);
 			nc_schedule_retry(nc);

@@ -141,7 +141,7 @@ relay_close_client(struct netd *nd, const char *why)
 		nd->client_ev = NULL;
 	}
 	if (why != NULL) {
-		log_warnx("closing the clockd connection: %s", why);
+		log_rl(LOG_LVL_WARN, "closing the clockd connection: %s", why);
 		relay_refuse_fd(nd->client_fd,
 		    PTPSEP__ERROR_CODE__ERROR_PROTOCOL, why);
 	} else {
@@ -184,7 +184,8 @@ relay_send(struct netd *nd, const NetdMsg *m, int droppable)
 		    "full) and a message that may not be dropped is due");
 		return -1;
 	}
-	log_warnx("send to clockd: %s (%s)", ipc_strerror(rc), ipc_detail());
+	log_rl(LOG_LVL_WARN, "send to clockd: %s (%s)", ipc_strerror(rc),
+	    ipc_detail());
 	relay_close_client(nd, NULL);
 	return -1;
 }
@@ -202,17 +203,18 @@ relay_ev_accept(evutil_socket_t lfd, short what, void *arg)
 	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0) {
 		if (errno != EAGAIN && errno != EINTR)
-			log_warn("accept on netd_socket");
+			log_rl(LOG_LVL_WARN, "accept on netd_socket: %s",
+			    strerror(errno));
 		return;
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
-		log_warn("SO_PEERCRED");
+		log_rl(LOG_LVL_WARN, "SO_PEERCRED: %s", strerror(errno));
 		close(fd);
 		return;
 	}
 	if (cred.uid != 0 && cred.uid != nd->client_uid) {
-		log_warnx("refused netd_socket connection from uid %u "
-		    "(pid %d): not clockd_user", (unsigned)cred.uid,
+		log_rl(LOG_LVL_WARN, "refused netd_socket connection from uid "
+		    "%u (pid %d): not clockd_user", (unsigned)cred.uid,
 		    (int)cred.pid);
 		nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_NOT_PERMITTED]++;
 		relay_refuse_fd(fd, PTPSEP__ERROR_CODE__ERROR_PERMISSION_DENIED,
@@ -220,8 +222,8 @@ relay_ev_accept(evutil_socket_t lfd, short what, void *arg)
 		return;
 	}
 	if (nd->client_fd >= 0) {
-		log_warnx("refused a second clockd connection (pid %d)",
-		    (int)cred.pid);
+		log_rl(LOG_LVL_WARN, "refused a second clockd connection "
+		    "(pid %d)", (int)cred.pid);
 		nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BUSY]++;
 		relay_refuse_fd(fd, PTPSEP__ERROR_CODE__ERROR_BUSY,
 		    "ptp-netd already serves a clockd");
@@ -237,8 +239,8 @@ relay_ev_accept(evutil_socket_t lfd, short what, void *arg)
 		relay_close_client(nd, "out of memory");
 		return;
 	}
-	log_info("clockd connected (uid %u, pid %d)", (unsigned)cred.uid,
-	    (int)cred.pid);
+	log_rl(LOG_LVL_INFO, "clockd connected (uid %u, pid %d)",
+	    (unsigned)cred.uid, (int)cred.pid);
 	{
 		struct timeval tv = { RELAY_HELLO_TIMEOUT_S, 0 };
 
@@ -401,7 +403,7 @@ relay_ev_client(evutil_socket_t fd, short what, void *arg)
 		if (rc == IPC_E_AGAIN)
 			return;
 		if (rc == IPC_E_EOF) {
-			log_info("clockd disconnected");
+			log_rl(LOG_LVL_INFO, "clockd disconnected");
 			relay_close_client(nd, NULL);
 			return;
 		}
@@ -421,7 +423,8 @@ relay_ev_client(evutil_socket_t fd, short what, void *arg)
 			rc = ipc_hello_check(m->hello, PTPSEP__ROLE__ROLE_CLOCKD);
 			ipc_free(&m->base);
 			if (rc != IPC_OK) {
-				log_warnx("clockd Hello: %s", ipc_detail());
+				log_rl(LOG_LVL_WARN, "clockd Hello: %s",
+				    ipc_detail());
 				nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
 				event_free(nd->client_ev);
 				nd->client_ev = NULL;

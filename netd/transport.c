@@ -371,13 +371,15 @@ transport_send(struct transport_port *port, enum transport_class cls,
 		return -EBADF;
 	if (transport_check_payload(cls, payload, len) < 0) {
 		port->cnt.tx_errors++;
-		log_warnx("%s: refusing to send a malformed %s payload",
+		log_rl(LOG_LVL_WARN, "%s: refusing to send a malformed %s "
+		    "payload",
 		    port->ifname, cls == TC_EVENT ? "event" : "general");
 		return -EINVAL;
 	}
 	if (len > transport_max_payload(port->kind)) {
 		port->cnt.tx_errors++;
-		log_warnx("%s: refusing a %zu-octet payload: %s carries at most "
+		log_rl(LOG_LVL_WARN, "%s: refusing a %zu-octet payload: %s "
+		    "carries at most "
 		    "%zu unfragmented", port->ifname, len,
 		    transport_kind_name(port->kind),
 		    transport_max_payload(port->kind));
@@ -385,7 +387,8 @@ transport_send(struct transport_port *port, enum transport_class cls,
 	}
 	if (dest->kind == TD_UNICAST && !transport_peer_known(port, &dest->addr)) {
 		port->cnt.tx_denied++;
-		log_warnx("%s: unicast to a peer the port has not heard",
+		log_rl(LOG_LVL_WARN, "%s: unicast to a peer the port has not "
+		    "heard",
 		    port->ifname);
 		return -EPERM;
 	}
