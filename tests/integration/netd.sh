@@ -19,6 +19,8 @@
 #      comes back matched
 #   f. hostile clients are refused / disconnected and netd keeps serving;
 #      a second client gets ERROR_BUSY, another uid is refused; clock bounds
+#      (max_freq_ppb, allow_step, the step window, max_step_ns,
+#      min_adj_interval_ms), announced in ClockInfo, refusals counted
 #   g. netd runs as ptpsep-netd, no_new_privs, minimal capabilities
 #   h. the interface deleted and re-created: the port comes back by itself
 #
@@ -172,6 +174,8 @@ max_freq_ppb		500000
 allow_step		$2
 max_steps_per_interval	2
 step_limit_interval	60
+max_step_ns		1000000000
+min_adj_interval_ms	200
 
 [$ifa]
 EOF
@@ -629,9 +633,40 @@ bg_wait "$sp"
 check "UDPv4 unicast Delay_Req to the learned 10.99.0.2:319, TTL 7, TX timestamp OK" \
 	bash -c "grep -qE 'ip_dst=10.99.0.2 ttl=7 dport=319 .*seq=4400' '$out' && grep -q 'status=TXTS_OK' '$tmp/send4.out'"
 
+# f. the bounds beyond allow_step (issue 11): max_step_ns 1 s and
+# min_adj_interval_ms 200 (write_cfg), announced in ClockInfo and enforced
+# against a hostile clockd; before the step rate test below, which then
+# shows that refused steps take no place in the step window.
+info
+big0=$(info_get refused.STEP_TOO_LARGE)
+rl0=$(info_get refused.RATE_LIMITED)
+check "NetdInfo ClockInfo: max_step_ns $(info_get clock.max_step_ns), min_adj_interval_ms $(info_get clock.min_adj_interval_ms)" \
+	[ "$(info_get clock.max_step_ns)" = 1000000000 -a "$(info_get clock.min_adj_interval_ms)" = 200 ]
+hout="$tmp/bigstep.out"
+if "$CLIENT" hostile "$SOCK" bigstep >"$hout" 2>&1; then
+	pass "hostile bigstep: steps of 3e18 ns and max_step_ns+1 refused STEP_TOO_LARGE, virtual clock unmoved: $(grep '^RESULT' "$hout" | sed 's/^RESULT //')"
+else
+	fail "hostile bigstep"; cat "$hout"
+fi
+check "PortList ClockInfo tells clockd max_step_ns and min_adj_interval_ms" \
+	grep -q '^CLOCKINFO .*max_step_ns=1000000000 min_adj_interval_ms=200' "$hout"
+hout="$tmp/adjburst.out"
+if "$CLIENT" hostile "$SOCK" adjburst >"$hout" 2>&1; then
+	pass "hostile adjburst: frequency changes faster than min_adj_interval_ms refused RATE_LIMITED, frequency stays at the last accepted: $(grep '^RESULT' "$hout" | sed 's/^RESULT //')"
+else
+	fail "hostile adjburst"; cat "$hout"
+fi
+nrl=$(sed -n 's/^RESULT .* rate_limited=\([0-9]*\) .*/\1/p' "$hout")
+info
+big1=$(info_get refused.STEP_TOO_LARGE)
+rl1=$(info_get refused.RATE_LIMITED)
+check "NetdInfo counts the refusals (STEP_TOO_LARGE $big0 -> $big1, RATE_LIMITED $rl0 -> $rl1, burst saw ${nrl:-?})" \
+	[ $((big1 - big0)) = 3 -a -n "$nrl" -a $((rl1 - rl0)) = "${nrl:-x}" ]
+check "netd logged the refused steps" grep -q 'refused clock step: STEP_TOO_LARGE' "$tmp/netd.log"
+
 cout="$tmp/clock2.out"
 "$CLIENT" clock "$SOCK" step 1000 step -1000 step 1000 >"$cout" 2>&1 || true
-check "clock: 2 steps allowed, the 3rd in step_limit_interval refused RATE_LIMITED" \
+check "clock: 2 steps allowed, the 3rd in step_limit_interval refused RATE_LIMITED (the STEP_TOO_LARGE ones took no place)" \
 	bash -c "grep -q '^CLOCK id=1 op=step status=OK' '$cout' && grep -q '^CLOCK id=2 op=step status=OK' '$cout' && grep -q '^CLOCK id=3 op=step status=REFUSED reason=RATE_LIMITED' '$cout'"
 hout="$tmp/hostile4.out"
 if "$CLIENT" hostile "$SOCK" unicast >"$hout" 2>&1; then

@@ -47,7 +47,7 @@ usage(void)
 	    "       netd_client udpsend|udpflood --dst ADDR ...\n"
 	    "hostile cases: nonptp wrongclass badport oversize garbage "
 	    "nohello version\n"
-	    "       unicast nan gents empty busy perm\n");
+	    "       unicast nan gents empty busy perm bigstep adjburst\n");
 	exit(2);
 }
 

@@ -56,6 +56,14 @@ const char *ptp_type_name(uint8_t t);
 void opts_parse(struct opts *o, int argc, char **argv, int first);
 size_t opts_payload(const struct opts *o, uint8_t *buf, size_t cap);
 
+/* The bounds netd announced in the PortList's ClockInfo (netd_open). */
+struct netd_clockinfo {
+	int	have;
+	int64_t	max_step_ns;		/* 0: no operator limit */
+	uint32_t min_adj_interval_ms;	/* 0: no limit */
+};
+extern struct netd_clockinfo netd_clockinfo;
+
 /* netd_client_ipc.c */
 int unix_connect(const char *path);
 int recv_netd(int fd, int timeout_ms, NetdMsg **m);
@@ -66,6 +74,8 @@ int wait_hello(int fd);
 int netd_open(const char *path);
 void fill_tx(const struct opts *o, Ptpsep__Netd__TxFrame *f,
     Ptpsep__Netd__Address *uni, uint8_t *ub, uint8_t *payload, size_t len);
+int64_t ts_ns(const Ptpsep__Timestamp *t);
+const char *refuse_name(int r);	/* without the REFUSE_ prefix */
 int cmd_recv(const char *path, const struct opts *o);
 int cmd_send(const char *path, const struct opts *o);
 int cmd_clock(const char *path, int argc, char **argv);

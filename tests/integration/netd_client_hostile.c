@@ -68,6 +68,216 @@ await_answer(int fd, int *closed)
 	}
 }
 
+/* ---- clock bounds: a clockd that asks for more than netd allows ----------- */
+
+#define CL_READ		0
+#define CL_FREQ		1
+#define CL_STEP		2
+
+/*
+ * Sends one ClockRequest and returns its ClockReply (other messages are
+ * skipped); NULL when the connection closed or no reply came.  *rtt_mid
+ * (CLOCK_REALTIME ns) is the middle of the round trip.
+ */
+static NetdMsg *
+clock_call(int fd, uint64_t id, int op, double ppb, int64_t step_ns,
+    int64_t *rtt_mid, int64_t *rtt)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT, *r;
+	Ptpsep__Netd__ClockRequest req = PTPSEP__NETD__CLOCK_REQUEST__INIT;
+	Ptpsep__Netd__ClockRead rd = PTPSEP__NETD__CLOCK_READ__INIT;
+	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
+	Ptpsep__Netd__ClockStep st = PTPSEP__NETD__CLOCK_STEP__INIT;
+	int64_t t0, t1;
+	int rc;
+
+	req.id = id;
+	if (op == CL_FREQ) {
+		req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ;
+		af.freq_ppb = ppb;
+		req.adj_freq = &af;
+	} else if (op == CL_STEP) {
+		req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_STEP;
+		st.offset_ns = step_ns;
+		req.step = &st;
+	} else {
+		req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
+		req.read = &rd;
+	}
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
+	m.clock_request = &req;
+	t0 = now_ns(CLOCK_REALTIME);
+	if (ipc_send_netd(fd, &m) != IPC_OK)
+		return NULL;
+	for (;;) {
+		rc = recv_netd(fd, 2000, &r);
+		if (rc != IPC_OK)
+			return NULL;
+		if (r->body_case == PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY &&
+		    r->clock_reply->id == id)
+			break;
+		ipc_free(&r->base);
+	}
+	t1 = now_ns(CLOCK_REALTIME);
+	if (rtt_mid != NULL)
+		*rtt_mid = t0 + (t1 - t0) / 2;
+	if (rtt != NULL)
+		*rtt = t1 - t0;
+	return r;
+}
+
+static const char *
+reply_status(const Ptpsep__Netd__ClockReply *c)
+{
+	return c->status == PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK ? "OK" :
+	    c->status == PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED ?
+	    "REFUSED" : "?";
+}
+
+/* The virtual clock's offset from CLOCK_REALTIME, best of five reads. */
+static int
+clock_offset(int fd, uint64_t *id, int64_t *off)
+{
+	int64_t mid, rtt, best = INT64_MAX;
+	NetdMsg *r;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if ((r = clock_call(fd, ++*id, CL_READ, 0, 0, &mid, &rtt)) ==
+		    NULL)
+			return -1;
+		if (r->clock_reply->now != NULL && rtt < best) {
+			best = rtt;
+			*off = ts_ns(r->clock_reply->now) - mid;
+		}
+		ipc_free(&r->base);
+	}
+	return best == INT64_MAX ? -1 : 0;
+}
+
+/*
+ * Steps of 3e18 ns and of max_step_ns + 1 (both signs): each refused with
+ * STEP_TOO_LARGE on an open connection, and the clock does not move.
+ */
+static int
+hostile_bigstep(const char *path)
+{
+	int64_t steps[3], before, after, moved;
+	uint64_t id = 0;
+	NetdMsg *r;
+	int fd, i, refused = 0;
+
+	fd = netd_open(path);
+	if (!netd_clockinfo.have || netd_clockinfo.max_step_ns <= 0)
+		die("netd announced no max_step_ns in ClockInfo");
+	steps[0] = INT64_C(3000000000000000000);
+	steps[1] = netd_clockinfo.max_step_ns + 1;
+	steps[2] = -netd_clockinfo.max_step_ns - 1;
+	if (clock_offset(fd, &id, &before) != 0)
+		die("clock read before the steps");
+	for (i = 0; i < 3; i++) {
+		if ((r = clock_call(fd, ++id, CL_STEP, 0, steps[i], NULL,
+		    NULL)) == NULL) {
+			printf("ANSWER closed\n");
+			break;
+		}
+		printf("STEP ns=%lld status=%s reason=%s\n",
+		    (long long)steps[i], reply_status(r->clock_reply),
+		    r->clock_reply->reason ? refuse_name(r->clock_reply->reason) :
+		    "-");
+		if (r->clock_reply->status ==
+		    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED &&
+		    r->clock_reply->reason ==
+		    PTPSEP__REFUSE_REASON__REFUSE_STEP_TOO_LARGE)
+			refused++;
+		ipc_free(&r->base);
+	}
+	if (clock_offset(fd, &id, &after) != 0)
+		die("clock read after the steps");
+	moved = after - before;
+	close(fd);
+	printf("RESULT case=bigstep max_step_ns=%lld steps=3 "
+	    "refused_step_too_large=%d moved_ns=%lld\n",
+	    (long long)netd_clockinfo.max_step_ns, refused, (long long)moved);
+	/* Read noise is microseconds; the smallest step asked was 1 s. */
+	return refused == 3 && moved < 1000000 && moved > -1000000 ? 0 : 1;
+}
+
+#define ADJBURST_N	50
+#define ADJBURST_GAP_US	10000	/* 50 requests over ~0.5 s */
+
+/*
+ * ADJBURST_N frequency changes ADJBURST_GAP_US apart, faster than
+ * min_adj_interval_ms: the ones netd takes are at least that far apart,
+ * the others are refused RATE_LIMITED, and the clock's frequency (in
+ * every reply, and read at the end) is the last accepted one.
+ */
+static int
+hostile_adjburst(const char *path)
+{
+	int64_t ivl, t, prev_ok = -1, gap, min_gap = INT64_MAX;
+	int ok = 0, limited = 0, other = 0, wrong_freq = 0, i;
+	double ppb, last_ok = NAN, freq = NAN;
+	uint64_t id = 0;
+	NetdMsg *r;
+	int fd;
+
+	fd = netd_open(path);
+	if (!netd_clockinfo.have || netd_clockinfo.min_adj_interval_ms == 0)
+		die("netd announced no min_adj_interval_ms in ClockInfo");
+	ivl = (int64_t)netd_clockinfo.min_adj_interval_ms * 1000000;
+	/* Whatever changed the frequency before is long enough ago. */
+	usleep((useconds_t)(ivl / 1000 + 50000));
+	for (i = 0; i < ADJBURST_N; i++) {
+		ppb = 1000.0 + i;
+		t = now_ns(CLOCK_MONOTONIC);
+		if ((r = clock_call(fd, ++id, CL_FREQ, ppb, 0, NULL,
+		    NULL)) == NULL) {
+			printf("ANSWER closed\n");
+			other++;
+			break;
+		}
+		if (r->clock_reply->status ==
+		    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK) {
+			ok++;
+			if (prev_ok >= 0 && (gap = t - prev_ok) < min_gap)
+				min_gap = gap;
+			prev_ok = t;
+			last_ok = ppb;
+		} else if (r->clock_reply->reason ==
+		    PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED) {
+			limited++;
+		} else {
+			printf("FREQ ppb=%g status=%s reason=%s\n", ppb,
+			    reply_status(r->clock_reply),
+			    refuse_name(r->clock_reply->reason));
+			other++;
+		}
+		/* The reply carries the clock's frequency after the request. */
+		if (r->clock_reply->freq_ppb != last_ok)
+			wrong_freq++;
+		ipc_free(&r->base);
+		usleep(ADJBURST_GAP_US);
+	}
+	if ((r = clock_call(fd, ++id, CL_READ, 0, 0, NULL, NULL)) != NULL) {
+		freq = r->clock_reply->freq_ppb;
+		ipc_free(&r->base);
+	}
+	close(fd);
+	printf("RESULT case=adjburst min_adj_interval_ms=%u requests=%d ok=%d "
+	    "rate_limited=%d other=%d last_ok_ppb=%.3f freq_ppb=%.3f "
+	    "replies_with_other_freq=%d min_gap_ms=%.3f\n",
+	    netd_clockinfo.min_adj_interval_ms, ADJBURST_N, ok, limited,
+	    other, last_ok, freq, wrong_freq,
+	    min_gap == INT64_MAX ? -1.0 : min_gap / 1e6);
+	/*
+	 * The client's send times may differ from netd's receive times by
+	 * scheduling jitter: 20 ms of slack on the gap.
+	 */
+	return other == 0 && ok >= 1 && limited >= 1 && freq == last_ok &&
+	    wrong_freq == 0 && (ok == 1 || min_gap >= ivl - 20000000) ? 0 : 1;
+}
+
 int
 cmd_hostile(const char *path, const char *name)
 {
@@ -184,6 +394,10 @@ cmd_hostile(const char *path, const char *name)
 		return nrx > 0 && ((closed && nreply < nreq) ||
 		    (!closed && nreply == nreq)) ? 0 : 1;
 	}
+	if (strcmp(name, "bigstep") == 0)
+		return hostile_bigstep(path);
+	if (strcmp(name, "adjburst") == 0)
+		return hostile_adjburst(path);
 	if (strcmp(name, "nohello") == 0) {
 		if ((fd = unix_connect(path)) < 0)
 			die("connect: %s", strerror(errno));

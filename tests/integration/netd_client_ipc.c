@@ -17,7 +17,7 @@
 
 #include "netd_client.h"
 
-static int64_t
+int64_t
 ts_ns(const Ptpsep__Timestamp *t)
 {
 	return (int64_t)t->seconds * 1000000000LL + t->nanoseconds;
@@ -112,7 +112,7 @@ error_code_name(int code)
 	return strncmp(n, "ERROR_", 6) == 0 ? n + 6 : n;
 }
 
-static const char *
+const char *
 refuse_name(int r)
 {
 	const char *n = enum_name(&ptpsep__refuse_reason__descriptor, r);
@@ -231,6 +231,8 @@ wait_hello(int fd)
 }
 
 /* Connects, exchanges Hello and prints the PortList.  Exits on failure. */
+struct netd_clockinfo netd_clockinfo;
+
 int
 netd_open(const char *path)
 {
@@ -252,11 +254,17 @@ netd_open(const char *path)
 	}
 	for (i = 0; i < m->port_list->n_ports; i++)
 		print_port("PORT", m->port_list->ports[i]);
-	if (m->port_list->clock != NULL)
-		printf("CLOCKINFO device=%s max_freq_ppb=%g step_allowed=%d\n",
-		    m->port_list->clock->device,
-		    m->port_list->clock->max_freq_ppb,
-		    m->port_list->clock->step_allowed);
+	if (m->port_list->clock != NULL) {
+		const Ptpsep__Netd__ClockInfo *ci = m->port_list->clock;
+
+		printf("CLOCKINFO device=%s max_freq_ppb=%g step_allowed=%d "
+		    "max_step_ns=%lld min_adj_interval_ms=%u\n", ci->device,
+		    ci->max_freq_ppb, ci->step_allowed,
+		    (long long)ci->max_step_ns, ci->min_adj_interval_ms);
+		netd_clockinfo.have = 1;
+		netd_clockinfo.max_step_ns = ci->max_step_ns;
+		netd_clockinfo.min_adj_interval_ms = ci->min_adj_interval_ms;
+	}
 	ipc_free(&m->base);
 	return fd;
 }
@@ -560,8 +568,11 @@ cmd_info(const char *path)
 	    (unsigned long long)info->client_backlog_closes);
 	if (info->clock)
 		printf("clock.device=%s\nclock.max_freq_ppb=%g\n"
-		    "clock.step_allowed=%d\n", info->clock->device,
-		    info->clock->max_freq_ppb, info->clock->step_allowed);
+		    "clock.step_allowed=%d\nclock.max_step_ns=%lld\n"
+		    "clock.min_adj_interval_ms=%u\n", info->clock->device,
+		    info->clock->max_freq_ppb, info->clock->step_allowed,
+		    (long long)info->clock->max_step_ns,
+		    info->clock->min_adj_interval_ms);
 	print_counts("", info->n_refused, info->refused);
 	for (i = 0; i < info->n_ports; i++) {
 		Ptpsep__Ctl__NetdPortInfo *p = info->ports[i];
