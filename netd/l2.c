@@ -75,8 +75,8 @@ l2_open(struct transport_port *port, enum transport_class cls)
 		log_warn("%s: bind(AF_PACKET, 0x88F7)", port->ifname);
 		goto fail;
 	}
-	if ((err = l2_join(fd, port->ifindex, l2_primary_mac)) < 0 ||
-	    (err = l2_join(fd, port->ifindex, l2_pdelay_mac)) < 0) {
+	if ((err = l2_join(fd, port->ifindex, port->primary_mac)) < 0 ||
+	    (err = l2_join(fd, port->ifindex, port->pdelay_mac)) < 0) {
 		errno = -err;
 		log_warn("%s: PACKET_ADD_MEMBERSHIP", port->ifname);
 		goto fail;
@@ -113,6 +113,11 @@ l2_send(struct transport_port *port, enum transport_class cls,
 
 	if ((err = transport_dest_mac(dest, eh)) < 0)
 		return err;
+	/* The groups this port was configured with (ptp_dst_mac, ...). */
+	if (dest->kind == TD_PRIMARY)
+		memcpy(eh, port->primary_mac, 6);
+	else if (dest->kind == TD_PDELAY)
+		memcpy(eh, port->pdelay_mac, 6);
 	memcpy(eh + 6, port->mac, 6);
 	eh[12] = ETH_P_1588 >> 8;
 	eh[13] = ETH_P_1588 & 0xff;

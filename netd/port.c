@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,6 +19,32 @@
 #define PORT_RX_BURST	64
 
 static void port_ev_read(evutil_socket_t fd, short what, void *arg);
+
+/*
+ * A MAC key's value (xx:xx:xx:xx:xx:xx, checked by the config layer) into
+ * mac; it must be a group address: netd joins it and sends to it.
+ */
+static int
+port_group_mac(const char *ifname, const char *key, const char *v,
+    uint8_t mac[6])
+{
+	unsigned int b[6];
+	int i;
+
+	if (v == NULL || sscanf(v, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1],
+	    &b[2], &b[3], &b[4], &b[5]) != 6) {
+		log_warnx("%s: %s: not a MAC address", ifname, key);
+		return -1;
+	}
+	for (i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	if (!(mac[0] & 0x01)) {
+		log_warnx("%s: %s %s is not a multicast address", ifname, key,
+		    v);
+		return -1;
+	}
+	return 0;
+}
 
 int
 port_init(struct netd *nd, struct netd_port *p, unsigned index,
@@ -58,6 +85,14 @@ port_init(struct netd *nd, struct netd_port *p, unsigned index,
 	p->params.dscp_general = cfg_get_int(nd->cfg, NULL, "dscp_general");
 	p->params.tx_ts_timeout_ms =
 	    cfg_get_int(nd->cfg, NULL, "tx_timestamp_timeout");
+	/* Multicast groups: checked here, so a bad one fails at start. */
+	p->params.dst_set = 1;
+	p->params.udp6_scope = cfg_get_int(nd->cfg, ifname, "udp6_scope");
+	if (port_group_mac(ifname, "ptp_dst_mac", cfg_get_str(nd->cfg, ifname,
+	    "ptp_dst_mac"), p->params.primary_mac) != 0 ||
+	    port_group_mac(ifname, "p2p_dst_mac", cfg_get_str(nd->cfg, ifname,
+	    "p2p_dst_mac"), p->params.pdelay_mac) != 0)
+		return -EINVAL;
 	return 0;
 }
 

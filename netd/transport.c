@@ -204,10 +204,21 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 	    pa->ttl < 0 || pa->ttl > 255 ||
 	    pa->dscp_event < 0 || pa->dscp_event > 63 ||
 	    pa->dscp_general < 0 || pa->dscp_general > 63 ||
-	    pa->tx_ts_timeout_ms < 0) {
+	    pa->tx_ts_timeout_ms < 0 || (pa->dst_set &&
+	    (!(pa->primary_mac[0] & 0x01) || !(pa->pdelay_mac[0] & 0x01) ||
+	    pa->udp6_scope < 0 || pa->udp6_scope > 0x0f))) {
 		log_warnx("transport_open: bad parameters");
 		return -EINVAL;
 	}
+	/* Annex F (L2) and D.3 (UDPv6); ptp4l sets the scope byte whole. */
+	memcpy(port->primary_mac, pa->dst_set ? pa->primary_mac :
+	    l2_primary_mac, 6);
+	memcpy(port->pdelay_mac, pa->dst_set ? pa->pdelay_mac :
+	    l2_pdelay_mac, 6);
+	memcpy(port->udp6_primary, (const uint8_t[16]){ 0xff, 0x0e,
+	    [14] = 0x01, [15] = 0x81 }, 16);
+	if (pa->dst_set)
+		port->udp6_primary[1] = (uint8_t)pa->udp6_scope;
 	snprintf(port->ifname, sizeof(port->ifname), "%s", pa->ifname);
 	port->kind = pa->kind;
 	port->ts_mode = pa->ts_mode;

@@ -75,6 +75,15 @@ struct transport_params {
 	int dscp_event;		/* 0..63 */
 	int dscp_general;	/* 0..63 */
 	int tx_ts_timeout_ms;	/* 0 means TRANSPORT_TX_TS_TIMEOUT_MS */
+	/*
+	 * The multicast destinations (ptp_dst_mac, p2p_dst_mac, udp6_scope),
+	 * joined and sent to.  dst_set 0: the protocol's defaults,
+	 * 01-1B-19-00-00-00, 01-80-C2-00-00-0E and FF0E::181.
+	 */
+	int dst_set;
+	uint8_t primary_mac[6];	/* multicast (group bit set) */
+	uint8_t pdelay_mac[6];	/* multicast */
+	int udp6_scope;		/* 0x0..0xF: FF0X::181 (Annex D.3) */
 };
 #define TRANSPORT_TX_TS_TIMEOUT_MS	100
 
@@ -142,6 +151,8 @@ struct transport_port {
 	int ttl;
 	int dscp[TC_NUM];
 	int tx_ts_timeout_ms;
+	uint8_t primary_mac[6], pdelay_mac[6];	/* L2 groups */
+	uint8_t udp6_primary[16];		/* FF0X::181 */
 	uint32_t next_id;
 	uint32_t next_key[TC_NUM];
 	struct transport_tx_pending pending[TC_NUM][TRANSPORT_TX_PENDING_MAX];

@@ -126,6 +126,8 @@ udp6_options(struct transport_port *port, int fd, enum transport_class cls)
 	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		memset(&mr, 0, sizeof(mr));
 		inet_pton(AF_INET6, groups[i], &mr.ipv6mr_multiaddr);
+		if (i == 0)	/* FF0X::181, X from udp6_scope */
+			memcpy(&mr.ipv6mr_multiaddr, port->udp6_primary, 16);
 		mr.ipv6mr_interface = (unsigned int)port->ifindex;
 		if (setsockopt(fd, IPPROTO_IPV6, IPV6_JOIN_GROUP, &mr,
 		    sizeof(mr)) == -1) {
@@ -257,7 +259,7 @@ udp_dest(const struct transport_port *port, enum transport_class cls,
 	*sslen = sizeof(*sin6);
 	switch (dest->kind) {
 	case TD_PRIMARY:
-		inet_pton(AF_INET6, UDP6_PRIMARY, &sin6->sin6_addr);
+		memcpy(&sin6->sin6_addr, port->udp6_primary, 16);
 		return 0;
 	case TD_PDELAY:
 		inet_pton(AF_INET6, UDP6_PDELAY, &sin6->sin6_addr);
