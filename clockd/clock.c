@@ -17,10 +17,15 @@
 #include "cfg.h"
 #include "clockd.h"
 #include "log.h"
+#include "ptp_time.h"
 
 #define CLOCK_REQ_STATUS	1	/* id of the start-up status read */
 /* After a step, Syncs time-stamped before it may still be in flight. */
 #define STEP_GUARD_NS		(50 * 1000000LL)
+/* A refusal's log line is repeated at most this often. */
+#define REFUSAL_LOG_NS		(60 * 1000000000LL)
+/* After netd rate-limited a step, the next one is asked no sooner. */
+#define STEP_RETRY_NS		(10 * 1000000000LL)
 
 int64_t
 clock_mono_ns(void)
@@ -72,9 +77,24 @@ clock_update_grandmaster(struct clockd *c)
 	/* Not traceable.  The system clock, and netd's virtual clock over
 	 * it, count UTC: ARB timescale, as ptp4l announces for CLOCK_REALTIME
 	 * (a PTP-timescale flag would make a slave on the system clock take
-	 * currentUtcOffset off every offset, 7.2.4); a PHC counts PTP time. */
-	c->tds.flags = clock_counts_ptp_time(cfg) ? PTP_FLAG_PTP_TIMESCALE : 0;
+	 * currentUtcOffset off every offset, 7.2.4); a PHC counts PTP time.
+	 * currentUtcOffset is the operator's utc_offset, announced as known
+	 * (currentUtcOffsetValid, 8.2.4.3) so that a slave need not guess. */
+	c->tds.flags = PTP_FLAG_UTC_OFFSET_VALID |
+	    (clock_counts_ptp_time(cfg) ? PTP_FLAG_PTP_TIMESCALE : 0);
 	c->tds.time_source = (uint8_t)cfg_get_int(cfg, NULL, "timeSource");
+}
+
+/* The UTC offset to believe from the parent's timePropertiesDS (8.2.4). */
+static void
+clock_utc_update(struct clockd *c)
+{
+	int old = c->utc_offset;
+
+	cpol_utc_update(&c->utc_offset, c->tds.current_utc_offset,
+	    c->tds.flags);
+	if (c->utc_offset != old)
+		log_info("UTC offset now %d s (was %d)", c->utc_offset, old);
 }
 
 /* Table 33 (S1): parent and grandmaster from the Announce of Ebest. */
@@ -91,6 +111,7 @@ clock_update_slave(struct clockd *c, const struct fm_entry *e)
 	c->tds.current_utc_offset = e->announce.current_utc_offset;
 	c->tds.flags = e->hdr.flags & 0x00ff;
 	c->tds.time_source = e->announce.time_source;
+	clock_utc_update(c);
 }
 
 void
@@ -106,6 +127,7 @@ clock_update_from_parent(struct clockd *c, const struct ptp_msg *m)
 	c->tds.current_utc_offset = a->current_utc_offset;
 	c->tds.flags = m->hdr.flags & 0x00ff;
 	c->tds.time_source = a->time_source;
+	clock_utc_update(c);
 }
 
 /* ---- the state decision over all ports (9.3.2, 9.3.3) ---- */
@@ -168,6 +190,9 @@ clock_ev_bmc(evutil_socket_t fd, short what, void *arg)
 			    new_parent.port_number);
 			log_info("selected best master clock %s", id);
 			c->gm_changed_at = now;
+			/* A new master's time: nothing to compare with. */
+			cpol_sanity_reset(&c->sanity);
+			cpol_sanity_set_freq(&c->sanity, c->freq_ppb);
 		}
 	}
 	for (i = 0; i < c->nports; i++) {
@@ -218,11 +243,14 @@ clock_create_servo(struct clockd *c, double freq)
 	servo_params_default(&sp, sw);
 	sp.clock_max_freq_ppb = c->max_freq_ppb;
 	sp.max_frequency = cfg_get_int(cfg, NULL, "max_frequency");
+	/* As in ptp4l.  With allow_step 0 (or beyond max_step_ns) the servo
+	 * still says when it would step; clock_synchronize() slews instead. */
 	sp.step_threshold = cfg_get_double(cfg, NULL, "step_threshold");
 	sp.first_step_threshold = cfg_get_double(cfg, NULL,
 	    "first_step_threshold");
-	if (!c->step_allowed)
-		sp.step_threshold = sp.first_step_threshold = 0.0;
+	c->slew_done_ns = (uint64_t)(1e9 * (sp.step_threshold > 0.0 ?
+	    sp.step_threshold : sp.first_step_threshold > 0.0 ?
+	    sp.first_step_threshold : 0.00002));
 	sp.init_freq_ppb = freq;
 	sp.sync_interval = c->nports ? (double)port_interval_ns(
 	    c->ports[0].log_sync_interval) / 1e9 : 1.0;
@@ -242,6 +270,10 @@ clock_create_servo(struct clockd *c, double freq)
 		fatalx("cannot create the servo (check the pi_* keys)");
 	c->servo_state = SERVO_UNLOCKED;
 	c->wait_delay_valid = 0;
+	c->slewing = 0;
+	cpol_sanity_init(&c->sanity, (double)cfg_get_int(cfg, NULL,
+	    "sanity_freq_limit"));
+	cpol_sanity_set_freq(&c->sanity, freq);
 	log_info("servo %s, starting from %+.0f ppb",
 	    servo_type_name(servo_get_type(c->servo)), freq);
 }
@@ -265,8 +297,9 @@ clock_log_sample(struct clockd *c, struct cport *p, int64_t offset,
 	}
 	c->sum_n++;
 	c->sum_sq += (double)offset * (double)offset;
-	if (llabs(offset) > c->sum_max_abs)
-		c->sum_max_abs = llabs(offset);
+	if (ptp_ns_abs(offset) > (uint64_t)c->sum_max_abs)
+		c->sum_max_abs = (int64_t)(ptp_ns_abs(offset) > INT64_MAX ?
+		    INT64_MAX : ptp_ns_abs(offset));
 	c->sum_freq += freq;
 	c->sum_delay += (double)delay;
 	if (c->sum_n >= n_per) {
@@ -350,19 +383,223 @@ clock_wait_offset(const struct clockd *c, int64_t offset, int64_t delay)
 {
 	if (c->servo_state != SERVO_UNLOCKED || !c->wait_delay_valid)
 		return offset;
-	return offset + delay - c->wait_delay;
+	return ptp_ns_sat_sub(ptp_ns_sat_add(offset, delay), c->wait_delay);
+}
+
+/* ---- requests to netd, within its bounds ---- */
+
+static void
+clock_bounds(const struct clockd *c, struct cpol_bounds *b)
+{
+	b->step_allowed = c->step_allowed;
+	b->max_step_ns = c->max_step_ns;
+	b->refused_step_ns = c->refused_step_ns;
+}
+
+/*
+ * The refusal in force: set by clockd's own decisions and by netd's
+ * replies, shown by ptpctl status, logged when it changes and at most
+ * once a minute while it lasts.
+ */
+static void
+clock_refuse(struct clockd *c, enum clock_refusal cr, int64_t offset)
+{
+	int64_t now = clock_mono_ns();
+	double maxf = c->servo != NULL ? servo_max_frequency(c->servo) :
+	    c->max_freq_ppb;
+
+	c->refusal = cr;
+	if (cr == CR_NONE || cr == CR_NETD_UNREACHABLE) {
+		c->refusal_logged = cr;
+		return;
+	}
+	if (cr == c->refusal_logged && now - c->refusal_log_at < REFUSAL_LOG_NS)
+		return;
+	c->refusal_logged = cr;
+	c->refusal_log_at = now;
+	switch (cr) {
+	case CR_STEP_NOT_ALLOWED:
+		log_warnx("offset %+" PRId64 " ns, but allow_step is 0: "
+		    "slewing at most %.0f ppb instead, not locked", offset,
+		    maxf);
+		break;
+	case CR_STEP_TOO_LARGE:
+		log_warnx("offset %+" PRId64 " ns is beyond max_step_ns "
+		    "%" PRIu64 ": slewing at most %.0f ppb instead, not locked",
+		    offset, c->max_step_ns ? c->max_step_ns :
+		    c->refused_step_ns, maxf);
+		break;
+	case CR_RATE_LIMITED:
+		log_warnx("netd rate-limited a clock request "
+		    "(min_adj_interval_ms, max_steps_per_interval)");
+		break;
+	case CR_OUT_OF_BOUNDS:
+		log_warnx("netd refused a frequency beyond its max_freq_ppb "
+		    "(%.0f)", c->max_freq_ppb);
+		break;
+	default:
+		log_warnx("netd could not adjust the clock (%s)",
+		    cpol_refusal_name(cr));
+		break;
+	}
+}
+
+static void
+clock_adjfreq_send(struct clockd *c, double ppb)
+{
+	c->adj_pending = 0;
+	c->adj_sent = 1;
+	c->adj_last = clock_mono_ns();
+	(void)netd_clock_adjfreq(c->netd, ++c->clock_req_id, ppb);
+	cpol_sanity_set_freq(&c->sanity, ppb);
+}
+
+/* The rate limit's timer: the newest frequency, now that it may go. */
+static void
+clock_ev_adj(evutil_socket_t fd, short what, void *arg)
+{
+	struct clockd *c = arg;
+
+	(void)fd;
+	(void)what;
+	if (c->adj_pending && netd_client_ready(c->netd))
+		clock_adjfreq_send(c, c->freq_ppb);
+}
+
+/*
+ * Set the frequency, never two changes closer than netd's
+ * min_adj_interval_ms (it would refuse the second): a change due sooner
+ * waits, and only the newest of those waiting is sent.
+ */
+static void
+clock_adjfreq(struct clockd *c, double ppb)
+{
+	int64_t since = clock_mono_ns() - c->adj_last;
+	struct timeval tv;
+	int64_t left;
+
+	c->freq_ppb = ppb;
+	if (!c->adj_sent || c->min_adj_interval_ns == 0 ||
+	    since >= c->min_adj_interval_ns) {
+		if (c->t_adj != NULL)
+			evtimer_del(c->t_adj);
+		clock_adjfreq_send(c, ppb);
+		return;
+	}
+	c->adj_pending = 1;
+	if (c->t_adj == NULL || evtimer_pending(c->t_adj, NULL))
+		return;
+	left = c->min_adj_interval_ns - since;
+	tv.tv_sec = (time_t)(left / 1000000000LL);
+	tv.tv_usec = (suseconds_t)(left % 1000000000LL / 1000 + 1);
+	evtimer_add(c->t_adj, &tv);
+}
+
+static void
+clock_step(struct clockd *c, int64_t offset)
+{
+	unsigned i;
+
+	c->step_ns = ptp_ns_sat_neg(offset);
+	c->step_id = ++c->clock_req_id;
+	if (netd_clock_step(c->netd, c->step_id, c->step_ns) == 0) {
+		c->stepping = 1;
+		log_info("stepping the clock by %+" PRId64 " ns", c->step_ns);
+		for (i = 0; i < c->nports; i++)
+			slave_reset(&c->ports[i]);
+	}
+}
+
+/* Why a step by -offset may not be asked for now (CR_NONE: it may). */
+static enum clock_refusal
+clock_step_refusal(const struct clockd *c, int64_t offset)
+{
+	struct cpol_bounds b;
+	enum clock_refusal cr;
+
+	clock_bounds(c, &b);
+	cr = cpol_step_check(&b, offset);
+	if (cr == CR_NONE && c->step_retry_at != 0 &&
+	    clock_mono_ns() < c->step_retry_at)
+		cr = CR_RATE_LIMITED;
+	return cr;
+}
+
+/* The servo wanted a step that may not be made: slew from base instead. */
+static void
+clock_slew_start(struct clockd *c, double base, enum clock_refusal cr,
+    int64_t offset)
+{
+	c->slewing = 1;
+	c->slew_base = base;
+	servo_reset(c->servo);
+	clock_refuse(c, cr, offset);
+}
+
+/*
+ * Slewing an offset away that could not be stepped: at most the servo's
+ * frequency bound toward the master, never reported locked.  Once the
+ * offset is within what may be stepped, the step the servo wanted is
+ * made; once it is below the step threshold, the servo takes over again
+ * (reset: it measures the frequency anew, the clock back at the
+ * frequency the servo had found).
+ */
+static void
+clock_slew(struct clockd *c, int64_t offset)
+{
+	enum clock_refusal cr = clock_step_refusal(c, offset);
+
+	if (cr == CR_NONE) {
+		c->slewing = 0;
+		clock_adjfreq(c, c->slew_base);
+		c->servo_state = SERVO_JUMP;
+		clock_step(c, offset);
+		return;
+	}
+	c->servo_state = SERVO_UNLOCKED;
+	if (ptp_ns_abs(offset) <= c->slew_done_ns) {
+		c->slewing = 0;
+		clock_adjfreq(c, c->slew_base);
+		servo_reset(c->servo);
+		clock_refuse(c, CR_NONE, offset);
+		log_info("offset %+" PRId64 " ns: slewed in, the servo takes "
+		    "over", offset);
+		return;
+	}
+	clock_adjfreq(c, cpol_slew_freq(c->slew_base, offset,
+	    servo_max_frequency(c->servo)));
+	clock_refuse(c, cr, offset);
 }
 
 void
 clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
     int64_t offset, int64_t delay)
 {
-	enum servo_state st;
+	struct cpol_bounds b;
+	enum servo_state st, shown;
+	enum clock_refusal cr;
 	double freq;
-	unsigned i;
+	int utc, sane;
 
 	if (c->servo == NULL || c->stepping)
 		return;
+	/* 7.2.4: this clock counts UTC, the grandmaster TAI (ptpTimescale):
+	 * the offset of clocks in step is -currentUtcOffset (as ptp4l). */
+	utc = cpol_utc_correction(c->local_utc, c->tds.flags, c->utc_offset);
+	if (utc != 0 && ptp_ns_add(offset, (int64_t)utc * 1000000000LL,
+	    &offset) != 0)
+		return;		/* beyond int64 ns: no time of this era */
+	sane = cpol_sanity_sample(&c->sanity, t2_ns, clock_mono_ns());
+	if (sane != 0) {
+		/* sanity_freq_limit: as ptp4l, the servo starts over. */
+		c->insane++;
+		log_warnx("clock check: the clock jumped %s or runs %s than "
+		    "sanity_freq_limit allows; resetting the servo",
+		    sane > 0 ? "forward" : "back",
+		    sane > 0 ? "faster" : "slower");
+		servo_reset(c->servo);
+		c->servo_state = SERVO_UNLOCKED;
+	}
 	if (clock_spike(c, offset)) {
 		log_info("master offset %10" PRId64 " spike, not used "
 		    "(%" PRIu64 " so far)", offset, c->spikes);
@@ -372,6 +609,11 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	c->cds.offset_from_master = offset;
 	c->cds.mean_path_delay = delay;
 	c->last_offset = offset;
+	if (c->slewing && !cfg_get_int(c->cfg, NULL, "free_running")) {
+		clock_slew(c, offset);
+		clock_log_sample(c, p, offset, c->freq_ppb, delay);
+		return;
+	}
 	freq = servo_sample(c->servo, clock_wait_offset(c, offset, delay),
 	    (uint64_t)t2_ns, 1.0, &st);
 	if (st == SERVO_UNLOCKED && !c->wait_delay_valid) {
@@ -389,23 +631,31 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	case SERVO_UNLOCKED:
 		break;
 	case SERVO_JUMP:
-		(void)netd_clock_adjfreq(c->netd, ++c->clock_req_id, freq);
-		c->freq_ppb = freq;
-		c->step_id = ++c->clock_req_id;
-		if (netd_clock_step(c->netd, c->step_id, -offset) == 0) {
-			c->stepping = 1;
-			log_info("stepping the clock by %+" PRId64 " ns",
-			    -offset);
-			for (i = 0; i < c->nports; i++)
-				slave_reset(&c->ports[i]);
+		cr = clock_step_refusal(c, offset);
+		if (cr != CR_NONE) {
+			clock_slew_start(c, freq, cr, offset);
+			clock_slew(c, offset);
+			break;
 		}
+		clock_adjfreq(c, freq);
+		clock_step(c, offset);
 		break;
 	case SERVO_LOCKED:
 	case SERVO_LOCKED_STABLE:
-		(void)netd_clock_adjfreq(c->netd, ++c->clock_req_id, freq);
-		c->freq_ppb = freq;
-		if (p->state == PS_UNCALIBRATED)
-			port_dispatch(p, EV_MASTER_CLOCK_SELECTED, 0);
+		clock_adjfreq(c, freq);
+		/* Never locked beyond the operator's step bound. */
+		clock_bounds(c, &b);
+		shown = cpol_report_state(st, offset, &b, 0);
+		if (shown != st) {
+			clock_refuse(c, CR_STEP_TOO_LARGE, offset);
+		} else {
+			if (c->refusal == CR_STEP_TOO_LARGE ||
+			    c->refusal == CR_STEP_NOT_ALLOWED)
+				clock_refuse(c, CR_NONE, offset);
+			if (p->state == PS_UNCALIBRATED)
+				port_dispatch(p, EV_MASTER_CLOCK_SELECTED, 0);
+		}
+		c->servo_state = shown;
 		break;
 	}
 	clock_log_sample(c, p, offset, c->freq_ppb, delay);
@@ -425,7 +675,16 @@ clock_cb_connected(void *arg, const Ptpsep__Netd__PortList *pl)
 	if (pl->clock != NULL) {
 		c->max_freq_ppb = pl->clock->max_freq_ppb;
 		c->step_allowed = pl->clock->step_allowed;
+		c->max_step_ns = pl->clock->max_step_ns > 0 ?
+		    (uint64_t)pl->clock->max_step_ns : 0;
+		c->min_adj_interval_ns = (int64_t)pl->clock->min_adj_interval_ms *
+		    1000000;
 	}
+	/* netd said its bounds anew: what it refused before may differ. */
+	c->refused_step_ns = 0;
+	c->step_retry_at = 0;
+	c->adj_sent = 0;
+	clock_refuse(c, CR_NONE, 0);
 	for (i = 0; i < pl->n_ports; i++)
 		if (pl->ports[i]->clock_identity.len == PTP_CLOCK_ID_LEN) {
 			id = pl->ports[i]->clock_identity.data;
@@ -475,6 +734,13 @@ clock_cb_disconnected(void *arg)
 	for (i = 0; i < c->nports; i++)
 		port_netd_lost(&c->ports[i]);
 	c->stepping = 0;
+	/* Nothing is disciplined now: never "locked" (DESIGN.md). */
+	c->servo_state = SERVO_UNLOCKED;
+	c->slewing = 0;
+	c->adj_pending = 0;
+	if (c->t_adj != NULL)
+		evtimer_del(c->t_adj);
+	clock_refuse(c, CR_NETD_UNREACHABLE, 0);
 }
 
 static void
@@ -505,6 +771,48 @@ clock_cb_tx_timestamp(void *arg, const Ptpsep__Netd__TxTimestamp *t)
 	    COOKIE_SEQ(t->cookie), ok, &ts);
 }
 
+static enum clock_refusal
+clock_refusal_of(Ptpsep__RefuseReason reason)
+{
+	switch (reason) {
+	case PTPSEP__REFUSE_REASON__REFUSE_STEP_NOT_ALLOWED:
+		return CR_STEP_NOT_ALLOWED;
+	case PTPSEP__REFUSE_REASON__REFUSE_STEP_TOO_LARGE:
+		return CR_STEP_TOO_LARGE;
+	case PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED:
+		return CR_RATE_LIMITED;
+	case PTPSEP__REFUSE_REASON__REFUSE_OUT_OF_BOUNDS:
+		return CR_OUT_OF_BOUNDS;
+	default:
+		return CR_CLOCK_FAILED;
+	}
+}
+
+/* netd refused the step: learn its bound, and slew instead. */
+static void
+clock_step_refused(struct clockd *c, Ptpsep__RefuseReason reason)
+{
+	enum clock_refusal cr = clock_refusal_of(reason);
+	int64_t offset = ptp_ns_sat_neg(c->step_ns);
+
+	switch (cr) {
+	case CR_STEP_NOT_ALLOWED:
+		c->step_allowed = 0;
+		break;
+	case CR_STEP_TOO_LARGE:
+		c->refused_step_ns = ptp_ns_abs(c->step_ns);
+		break;
+	default:
+		c->step_retry_at = clock_mono_ns() + STEP_RETRY_NS;
+		break;
+	}
+	log_warnx("netd refused the step by %+" PRId64 " ns (%s)",
+	    c->step_ns, cpol_refusal_name(cr));
+	c->servo_state = SERVO_UNLOCKED;
+	if (c->servo != NULL)
+		clock_slew_start(c, c->freq_ppb, cr, offset);
+}
+
 static void
 clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
 {
@@ -525,22 +833,32 @@ clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
 	if (r->id == c->step_id && c->stepping) {
 		c->stepping = 0;
 		if (!ok) {
-			log_warnx("netd refused the step (reason %d)",
-			    (int)r->reason);
-			servo_reset(c->servo);
+			clock_step_refused(c, r->reason);
 			return;
 		}
-		c->step_guard = 1;
+		cpol_sanity_step(&c->sanity, c->step_ns);
+		c->step_retry_at = 0;
+		if (c->refusal != CR_NONE)
+			clock_refuse(c, CR_NONE, 0);
+		c->step_guard = 0;
 		c->step_mono = clock_mono_ns();
-		c->step_now = r->now ? (int64_t)r->now->seconds * 1000000000LL +
-		    r->now->nanoseconds : 0;
-		if (r->now == NULL)
-			c->step_guard = 0;
+		if (r->now != NULL) {
+			struct ptp_timestamp now = { r->now->seconds,
+			    r->now->nanoseconds };
+
+			/* netd's own time; checked all the same (int64). */
+			c->step_guard = ptp_time_to_ns(&now,
+			    &c->step_now) == 0;
+		}
 		return;
 	}
-	if (!ok)
-		log_warnx("netd refused a clock request (reason %d)",
-		    (int)r->reason);
+	if (!ok) {
+		clock_refuse(c, clock_refusal_of(r->reason), c->last_offset);
+	} else if (!c->slewing && c->refusal != CR_NONE &&
+	    c->refusal != CR_STEP_TOO_LARGE) {
+		/* A frequency went through: refused no more. */
+		clock_refuse(c, CR_NONE, 0);
+	}
 }
 
 static void
@@ -572,6 +890,9 @@ clock_init(struct clockd *c, struct event_base *base, struct cfg *cfg)
 	c->clock_req_id = CLOCK_REQ_STATUS;
 	c->max_freq_ppb = 500000.0;
 	c->step_allowed = 1;
+	c->local_utc = !clock_counts_ptp_time(cfg);
+	c->utc_offset = cfg_get_int(cfg, NULL, "utc_offset");
+	c->refusal = CR_NETD_UNREACHABLE;
 
 	c->dds.priority1 = (uint8_t)cfg_get_int(cfg, NULL, "priority1");
 	c->dds.priority2 = (uint8_t)cfg_get_int(cfg, NULL, "priority2");
@@ -592,9 +913,10 @@ clock_init(struct clockd *c, struct event_base *base, struct cfg *cfg)
 		    "running two-step");
 
 	c->t_bmc = evtimer_new(base, clock_ev_bmc, c);
+	c->t_adj = evtimer_new(base, clock_ev_adj, c);
 	c->netd = netd_client_new(base, cfg_get_str(cfg, NULL, "netd_socket"),
 	    &clock_netd_cbs, c);
-	if (c->t_bmc == NULL || c->netd == NULL)
+	if (c->t_bmc == NULL || c->t_adj == NULL || c->netd == NULL)
 		return -1;
 	netd_client_start(c->netd);
 	return 0;
@@ -611,6 +933,7 @@ clock_fini(struct clockd *c)
 	if (c->servo != NULL)
 		servo_destroy(c->servo);
 	event_free(c->t_bmc);
+	event_free(c->t_adj);
 }
 
 /* ---- run-time settings: ptpctl set, served by ctlsrv.c ---- */

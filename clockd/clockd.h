@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "bmc.h"
+#include "clock_policy.h"
 #include "delay.h"
 #include "filter.h"
 #include "foreign.h"
@@ -200,6 +201,27 @@ struct clockd {
 	double			 freq_ppb;	/* last set (or read) */
 	double			 max_freq_ppb;	/* netd's bound */
 	int			 step_allowed;
+	/* netd's other bounds (ClockInfo): clockd stays within them */
+	uint64_t		 max_step_ns;		/* 0: none */
+	int64_t			 min_adj_interval_ns;
+	uint64_t		 refused_step_ns;	/* a refused step's size */
+	/* an offset not to be stepped is slewed away (clock_policy.h) */
+	int			 slewing;
+	double			 slew_base;	/* the servo's frequency */
+	int64_t			 step_retry_at;	/* after RATE_LIMITED */
+	enum clock_refusal	 refusal;	/* shown by ptpctl status */
+	enum clock_refusal	 refusal_logged;
+	int64_t			 refusal_log_at;
+	/* frequency changes no closer than min_adj_interval_ns */
+	struct event		*t_adj;
+	int64_t			 adj_last;
+	int			 adj_sent, adj_pending;
+	int			 local_utc;	/* the clock counts UTC, not TAI */
+	int			 utc_offset;	/* s, believed (cpol_utc_update) */
+	int64_t			 step_ns;	/* the step in flight */
+	uint64_t		 slew_done_ns;	/* slewed to here: servo again */
+	struct cpol_sanity	 sanity;	/* sanity_freq_limit */
+	uint64_t		 insane;	/* sanity check failures */
 	int			 stepping;	/* a step is in flight */
 	uint64_t		 step_id;
 	int			 step_guard;	/* drop Syncs from before it */

@@ -196,6 +196,14 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 	st.servo_state = ctlsrv_servo_state(c->servo_state);
 	st.gm_clock_class = c->pds.gm_quality.clock_class;
 	st.steps_removed = c->cds.steps_removed;
+	/* clock_policy.h's values are ClockRefusal's. */
+	st.clock_refusal = (Ptpsep__Ctl__ClockRefusal)c->refusal;
+	if (!netd_client_ready(c->netd)) {
+		/* Nothing is disciplined without netd: never "locked". */
+		st.servo_state = PTPSEP__CTL__SERVO_STATE__SERVO_STATE_UNLOCKED;
+		st.clock_refusal =
+		    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_NETD_UNREACHABLE;
+	}
 	for (i = 0; i < c->nports && i < IPC_MAX_PORTS; i++) {
 		ctlsrv_port_status(&ps[i], &c->ports[i], now);
 		pp[i] = &ps[i];

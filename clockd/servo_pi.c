@@ -32,6 +32,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ptp_time.h"
 #include "servo_private.h"
 
 #define PI_HWTS_KP_SCALE	0.7
@@ -98,6 +99,18 @@ pi_fit_add(struct pi *p, int64_t offset, uint64_t local_ts)
 	p->npts++;
 }
 
+/* a - b as a double: exact when it fits int64, and defined when it does
+ * not (offsets come from the network; int64 subtraction may overflow). */
+static double
+pi_diff(int64_t a, int64_t b)
+{
+	int64_t d;
+
+	if (ptp_ns_sub(a, b, &d) == 0)
+		return (double)d;
+	return (double)a - (double)b;
+}
+
 static int
 pi_cmp_double(const void *a, const void *b)
 {
@@ -117,7 +130,7 @@ pi_fit_slope(const struct pi *p, double *slope)
 	for (i = 0; i < p->npts; i++)
 		for (j = i + 1; j < p->npts; j++)
 			if (p->pt_t[j] > p->pt_t[i])
-				v[n++] = (double)(p->pt_o[j] - p->pt_o[i]) /
+				v[n++] = pi_diff(p->pt_o[j], p->pt_o[i]) /
 				    (double)(p->pt_t[j] - p->pt_t[i]);
 	if (p->npts < 3 || n == 0)
 		return -1;
@@ -157,7 +170,7 @@ pi_estimate(struct pi *p, int64_t offset, uint64_t local_ts,
 
 	/* Drift of the offset per ns of local time, as seen by a clock
 	 * already running at -drift ppb. */
-	slope = (double)(p->offset[1] - p->offset[0]) /
+	slope = pi_diff(p->offset[1], p->offset[0]) /
 	    (double)(p->local[1] - p->local[0]);
 	/* The robust fit over the wait; needs 3 points. */
 	if (pi_fit_slope(p, &fit) == 0)

@@ -94,6 +94,11 @@ ctl_metrics_clockd(FILE *out, const Ptpsep__Ctl__Status *st)
 	    st->servo_state == PTPSEP__CTL__SERVO_STATE__SERVO_STATE_LOCKED ?
 	    2 : st->servo_state == PTPSEP__CTL__SERVO_STATE__SERVO_STATE_JUMP ?
 	    1 : 0);
+	ctl_om_family(out, "ptpsep_clock_refusal", "gauge",
+	    "Why the clock is not steered as the servo wants: 0 none, "
+	    "1 step_not_allowed, 2 step_too_large, 3 rate_limited, "
+	    "4 out_of_bounds, 5 netd_unreachable, 6 clock_failed.");
+	fprintf(out, "ptpsep_clock_refusal %d\n", (int)st->clock_refusal);
 	ctl_om_family(out, "ptpsep_gm_clock_class", "gauge",
 	    "clockClass of the grandmaster.");
 	fprintf(out, "ptpsep_gm_clock_class %u\n", (unsigned)st->gm_clock_class);

@@ -112,6 +112,30 @@ ctl_servo_name(int st)
 	}
 }
 
+/* Status.clock_refusal: the ClockRefusal name without its prefix. */
+static const char *
+ctl_refusal_name(int r)
+{
+	switch (r) {
+	case PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_NONE:
+		return "none";
+	case PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_STEP_NOT_ALLOWED:
+		return "step_not_allowed";
+	case PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_STEP_TOO_LARGE:
+		return "step_too_large";
+	case PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_RATE_LIMITED:
+		return "rate_limited";
+	case PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_OUT_OF_BOUNDS:
+		return "out_of_bounds";
+	case PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_NETD_UNREACHABLE:
+		return "netd_unreachable";
+	case PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_CLOCK_FAILED:
+		return "clock_failed";
+	default:
+		return "unknown";
+	}
+}
+
 void
 ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 {
@@ -134,6 +158,8 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 		ctl_json_int(&j, "mean_path_delay_ns", s->mean_path_delay_ns);
 		ctl_json_double(&j, "freq_ppb", s->freq_ppb);
 		ctl_json_str(&j, "servo_state", ctl_servo_name(s->servo_state));
+		ctl_json_str(&j, "clock_refusal",
+		    ctl_refusal_name(s->clock_refusal));
 		ctl_json_uint(&j, "gm_clock_class", s->gm_clock_class);
 		ctl_json_uint(&j, "steps_removed", s->steps_removed);
 		if (since == UINT64_MAX)
@@ -168,6 +194,7 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 	    s->mean_path_delay_ns);
 	printf("%-20s %+.3f ppb\n", "frequency", s->freq_ppb);
 	printf("%-20s %s\n", "servo", ctl_servo_name(s->servo_state));
+	printf("%-20s %s\n", "clock refusal", ctl_refusal_name(s->clock_refusal));
 	if (since != UINT64_MAX)
 		printf("%-20s %.1f s ago\n", "last state change",
 		    (double)since / 1e3);

@@ -686,6 +686,99 @@ test_linreg_sequence(void **state)
 }
 
 static void
+no_first_step(struct servo_params *p)
+{
+	p->first_step_threshold = 0.0;
+}
+
+/* first_step_threshold 0 (and step_threshold 0): never a step, not even
+ * at the first update, however far (ptp4l: 0 is off). */
+static void
+test_first_step_off(void **state)
+{
+	struct servo *s = make(SERVO_PI, 0, no_first_step);
+	enum servo_state st;
+	uint64_t t = (uint64_t)T0;
+
+	(void)state;
+	servo_sample(s, 10 * NS, t, 1.0, &st);
+	assert_int_equal(st, SERVO_UNLOCKED);
+	servo_sample(s, 10 * NS, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	servo_destroy(s);
+	s = make(SERVO_LINREG, 0, no_first_step);
+	for (int k = 0; k < 4; k++)
+		servo_sample(s, 10 * NS, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	servo_destroy(s);
+}
+
+/* first_step_threshold only applies to the first update: default 20 us,
+ * after the first LOCKED a 1 ms offset is slewed (step_threshold 0). */
+static void
+test_first_step_only_first(void **state)
+{
+	struct servo *s = make(SERVO_PI, 0, NULL);
+	enum servo_state st;
+	uint64_t t = (uint64_t)T0;
+
+	(void)state;
+	servo_sample(s, 100, t, 1.0, &st);
+	servo_sample(s, 100, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	servo_sample(s, 1000000, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	/* A reset (new master) does not make it the first update again. */
+	servo_reset(s);
+	servo_sample(s, 1000000, t += NS, 1.0, &st);
+	servo_sample(s, 1000000, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	servo_destroy(s);
+}
+
+/* linreg and step_threshold: after lock, an intercept beyond it steps. */
+static void
+test_linreg_step_threshold(void **state)
+{
+	struct servo *s = make(SERVO_LINREG, 0, step_1ms);
+	enum servo_state st;
+	uint64_t t = (uint64_t)T0;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 8; k++)
+		servo_sample(s, 100, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	for (k = 0; k < 8 && st != SERVO_JUMP; k++)
+		servo_sample(s, 50000000, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_JUMP);
+	servo_destroy(s);
+}
+
+/* Offsets from a hostile master whose difference is beyond int64: the
+ * estimate has the right sign (slave ever further ahead: slow down to the
+ * bound), and no signed overflow (the UBSan build aborts on one). */
+static void
+test_pi_hostile_offsets(void **state)
+{
+	struct servo *s = make(SERVO_PI, 0, NULL);
+	enum servo_state st;
+	double f;
+
+	(void)state;
+	/* hw: ki 0.3, the estimate after 0.053 s; two samples, so the
+	 * slope is the line through them. */
+	servo_sample(s, -6 * (INT64_C(1) << 60), (uint64_t)T0, 1.0, &st);
+	f = servo_sample(s, 6 * (INT64_C(1) << 60), (uint64_t)T0 + NS / 10,
+	    1.0, &st);
+	assert_int_equal(st, SERVO_JUMP);
+	assert_float_equal(f, -500000.0, 1e-6);
+	f = servo_sample(s, INT64_MIN, (uint64_t)T0 + NS / 5, 1.0, &st);
+	assert_true(isfinite(f) && fabs(f) <= 500000.0);
+	servo_destroy(s);
+}
+
+static void
 test_create_invalid(void **state)
 {
 	struct servo_params p;
@@ -724,6 +817,10 @@ main(void)
 		cmocka_unit_test(test_locked_stable),
 		cmocka_unit_test(test_linreg_sequence),
 		cmocka_unit_test(test_create_invalid),
+		cmocka_unit_test(test_first_step_off),
+		cmocka_unit_test(test_first_step_only_first),
+		cmocka_unit_test(test_linreg_step_threshold),
+		cmocka_unit_test(test_pi_hostile_offsets),
 		cmocka_unit_test(test_sim_pi_1s),
 		cmocka_unit_test(test_sim_pi_16hz),
 		cmocka_unit_test(test_sim_linreg_1s),

@@ -1,0 +1,140 @@
+#!/bin/bash
+# rogue_gm.sh - a grandmaster 10^18 ns (~31.7 years) away cannot move a
+# slave beyond the bounds its operator set (issue 11).
+#
+# Two namespaces: a master (ptp-netd + ptp-clockd) whose virtual clock is
+# 10^18 ns ahead of the system clock, and a client-only slave on its own
+# virtual clock.  Each case watches the slave for RUN_S seconds after its
+# first measurement:
+#   1. max_step_ns 1000000: the slave never steps, its clock moves by no
+#      more than a slew at max_freq_ppb allows (the change of its offset
+#      from the master, which runs at the system clock's rate), ptpctl
+#      status never says locked and says clock_refusal step_too_large;
+#   2. allow_step 0: the same, with clock_refusal step_not_allowed;
+#   3. a master 5 ms away and max_step_ns 1000000: the slave slews until
+#      the offset is within max_step_ns, then steps, and locks.
+# Before clockd knew netd's bounds, case 1 stepped by -10^18 ns at the
+# first estimate (and again after every reconnect) and reported locked.
+#
+#   BUILD=build/default tests/integration/rogue_gm.sh
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+CTL=$BUILD/ctl/ptpctl
+RUN_S=${RUN_S:-40}
+MAXF=100000		# max_freq_ppb of the slave: 100 us/s
+ROGUE=1000000000000000000
+
+# status NS DIR: the slave's `ptpctl --json status` as one line, or "".
+status() {
+	ip netns exec "$1" "$CTL" -f "$2/ptp.conf" --json status 2>/dev/null |
+		tr -d '\n'
+}
+
+# field JSON NAME
+field() {
+	python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2" 2>/dev/null
+}
+
+# rogue_case TAG MASTER_OFFSET_NS REFUSAL SLAVE_KEY VALUE...
+rogue_case() {
+	local tag=$1 moff=$2 want=$3
+	shift 3
+	local m="rg$$${tag}m" s="rg$$${tag}s" md sd t0 ta tb oa ob j st cr
+	local locked=0 refusals="" n=0 bound moved
+	itest_pair "$m" "$s"
+	itest_tmpdir md
+	itest_tmpdir sd
+	itest_conf "$md/ptp.conf" "$md" network_transport L2 priority1 100 \
+		virtual_clock_offset_ns "$moff"
+	itest_conf "$sd/ptp.conf" "$sd" network_transport L2 clientOnly 1 \
+		max_freq_ppb "$MAXF" "$@"
+	itest_daemons "$m" "$md" "$md/ptp.conf" || return 1
+	itest_daemons "$s" "$sd" "$sd/ptp.conf" || return 1
+	if ! itest_wait_log "$sd/clockd.log" 'master offset' 60; then
+		fail "$tag: the slave measured no offset"; tail -20 "$sd/clockd.log"
+		itest_stop; return 1
+	fi
+	t0=$SECONDS
+	j=$(status "$s" "$sd"); oa=$(field "$j" offset_ns); ta=$(date +%s.%N)
+	while ((SECONDS - t0 < RUN_S)); do
+		j=$(status "$s" "$sd")
+		st=$(field "$j" servo_state); cr=$(field "$j" clock_refusal)
+		n=$((n + 1))
+		[ "$st" = locked ] && locked=$((locked + 1))
+		[ -n "$cr" ] && refusals="$refusals $cr"
+		sleep 1
+	done
+	j=$(status "$s" "$sd"); ob=$(field "$j" offset_ns); tb=$(date +%s.%N)
+	cr=$(field "$j" clock_refusal)
+	echo "INFO: $tag: offset $oa ns -> $ob ns over $(python3 -c "print(round($tb - $ta, 1))") s; refusals seen:$(tr ' ' '\n' <<<"$refusals" | sort | uniq -c | tr -s ' \n' ' ')"
+	if grep -q 'stepping the clock' "$sd/clockd.log"; then
+		fail "$tag: the slave stepped: $(grep 'stepping the clock' "$sd/clockd.log" | head -3 | tr '\n' ' ')"
+	else
+		pass "$tag: the slave never asked for a step"
+	fi
+	# The slave's clock moved by (ob - oa) against the master's, which
+	# runs at the system clock's rate: at most MAXF ppb over the time
+	# between the two reads (+2 s: the offsets are a Sync old), plus 1 ms
+	# for the measurement.
+	read -r moved bound < <(python3 -c '
+import sys
+oa, ob, ta, tb, f = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+print(abs(ob - oa), int(f * (tb - ta + 2)) + 1000000)' "$oa" "$ob" "$ta" "$tb" "$MAXF")
+	if [ -n "$moved" ] && [ "$moved" -le "$bound" ]; then
+		pass "$tag: the slave's clock moved $moved ns against the master's (bound $bound ns at $MAXF ppb)"
+	else
+		fail "$tag: the slave's clock moved ${moved:-?} ns against the master's (bound ${bound:-?} ns)"
+	fi
+	if [ "$locked" = 0 ] && [ "$n" -gt 0 ]; then
+		pass "$tag: ptpctl status never said locked ($n polls)"
+	else
+		fail "$tag: ptpctl status said locked $locked of $n times"
+	fi
+	if [ "$cr" = "$want" ]; then
+		pass "$tag: ptpctl status says clock_refusal $cr"
+	else
+		fail "$tag: clock_refusal '$cr', expected $want"
+	fi
+	if grep -q "$(sed 's/_/ /g; s/step too large/beyond max_step_ns/; s/step not allowed/allow_step is 0/' <<<"$want")" "$sd/clockd.log"; then
+		pass "$tag: clockd's log says why ($(grep -c 'slewing at most' "$sd/clockd.log") line(s) in $((SECONDS - t0)) s)"
+	else
+		fail "$tag: no log line says why"; tail -5 "$sd/clockd.log"
+	fi
+	itest_stop
+}
+
+rogue_case toolarge "$ROGUE" step_too_large max_step_ns 1000000
+rogue_case nostep "$ROGUE" step_not_allowed allow_step 0
+
+# ---- 3. slew into the step bound, step, lock --------------------------
+m="rg$$nm"; s="rg$$ns"
+itest_pair "$m" "$s"
+itest_tmpdir md
+itest_tmpdir sd
+itest_conf "$md/ptp.conf" "$md" network_transport L2 priority1 100 \
+	virtual_clock_offset_ns 5000000
+itest_conf "$sd/ptp.conf" "$sd" network_transport L2 clientOnly 1 \
+	max_step_ns 1000000
+itest_daemons "$m" "$md" "$md/ptp.conf" || exit 1
+itest_daemons "$s" "$sd" "$sd/ptp.conf" || exit 1
+if itest_wait_log "$sd/clockd.log" ' s2 freq' 120; then
+	st=$(grep -o 'stepping the clock by [-+0-9]* ns' "$sd/clockd.log" | head -1)
+	if grep -q 'beyond max_step_ns' "$sd/clockd.log" && [ -n "$st" ] &&
+	   python3 -c 'import sys; sys.exit(abs(int(sys.argv[1])) > 1000000)' "$(awk '{print $5}' <<<"$st")"; then
+		pass "5 ms off, max_step_ns 1 ms: slewed, then $st, then locked"
+	else
+		fail "5 ms off: no slew then step within 1 ms before the lock ($st)"
+		grep -E 'stepping|max_step|slewed' "$sd/clockd.log" | head
+	fi
+	j=$(status "$s" "$sd")
+	[ "$(field "$j" clock_refusal)" = none ] &&
+		pass "locked: clock_refusal none" ||
+		fail "locked, but clock_refusal '$(field "$j" clock_refusal)'"
+else
+	fail "5 ms off, max_step_ns 1 ms: the slave did not lock"
+	tail -20 "$sd/clockd.log"
+fi
+
+echo "rogue_gm: $itest_fails failure(s)"
+[ "$itest_fails" = 0 ]
