@@ -284,21 +284,30 @@ priv_shed(void)
 	int rc;
 
 	/*
-	 * Order: ambient first (an exec could otherwise carry it on, and it
-	 * needs no privilege to clear), then the bounding set while
-	 * CAP_SETPCAP may still be held, then inheritable, permitted and
-	 * effective together (lowering them needs no privilege either).
+	 * Only what is held is touched: under systemd's SystemCallFilter=
+	 * ~@privileged (the units) capset() fails with EPERM even when it
+	 * would lower nothing, and an empty set needs no call.  Order:
+	 * ambient first (an exec would carry it on; clearing it needs no
+	 * privilege), then the bounding set while CAP_SETPCAP may still be
+	 * held, then inheritable, permitted and effective together.
 	 */
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+	if ((rc = priv_read_status(&ps)) < 0)
+		return rc;
+	if (ps.amb != 0 &&
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
 		rc = -errno;
 		log_warn("privilege drop: PR_CAP_AMBIENT_CLEAR_ALL");
 		return rc;
 	}
-	priv_drop_bounding();
-	capng_clear(CAPNG_SELECT_CAPS);
-	if (capng_apply(CAPNG_SELECT_CAPS) != 0) {
-		log_warnx("privilege drop: cannot clear the capability sets");
-		return -EPERM;
+	if (ps.bnd != 0)
+		priv_drop_bounding();
+	if ((ps.inh | ps.prm | ps.eff) != 0) {
+		capng_clear(CAPNG_SELECT_CAPS);
+		if (capng_apply(CAPNG_SELECT_CAPS) != 0) {
+			log_warnx("privilege drop: cannot clear the "
+			    "capability sets");
+			return -EPERM;
+		}
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
 		rc = -errno;

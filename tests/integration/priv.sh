@@ -15,7 +15,9 @@
 #     Which of the two is fixed per case: a full bounding set cannot be
 #     emptied without CAP_SETPCAP, so clockd must refuse; with CAP_SETPCAP
 #     handed down, or an empty bounding set (the systemd unit's
-#     CapabilityBoundingSet=), it must run with nothing.
+#     CapabilityBoundingSet=), it must run with nothing; and so under the
+#     unit's own conditions, where capset() fails with EPERM
+#     (SystemCallFilter=~@privileged).
 # clockd needs no netd here: it gets past the drop and retries netd.  It
 # uses no network at all (its seccomp filter allows AF_UNIX only).
 # check.sh creates the users.
@@ -141,8 +143,47 @@ clockd_case "setpriv, ambient fowner,net_raw, bounding set fowner,net_raw" refus
 clockd_case "setpriv, ambient fowner,net_raw,setpcap, full bounding set" run "" 0 \
 	"${sp[@]}" --inh-caps=+fowner,+net_raw,+setpcap \
 	--ambient-caps=+fowner,+net_raw,+setpcap
-clockd_case "setpriv, empty bounding set (as the systemd unit)" run "" 0 \
+clockd_case "setpriv, empty bounding set" run "" 0 \
 	"${sp[@]}" --bounding-set=-all
+
+# As systemd starts ptp-clockd.service: User=ptpsep-clockd, an empty
+# CapabilityBoundingSet=, and SystemCallFilter=~@privileged with
+# SystemCallErrorNumber=EPERM, which makes capset() fail even when it would
+# lower nothing.  setpriv cannot do this (it calls capset itself), so a
+# small helper drops the bounding set, installs that filter and switches
+# user before it execs clockd.
+cat >"$dir/asunit.py" <<'PY'
+import ctypes, os, pwd, sys
+libc = ctypes.CDLL(None, use_errno=True)
+for cap in range(64):                   # PR_CAPBSET_DROP, to EINVAL
+    if libc.prctl(24, cap, 0, 0, 0) != 0:
+        if ctypes.get_errno() == 22:
+            break
+        sys.exit("PR_CAPBSET_DROP %d: errno %d" % (cap, ctypes.get_errno()))
+sc = ctypes.CDLL("libseccomp.so.2")
+sc.seccomp_init.restype = ctypes.c_void_p
+sc.seccomp_init.argtypes = [ctypes.c_uint32]
+sc.seccomp_rule_add.argtypes = [ctypes.c_void_p, ctypes.c_uint32,
+                                ctypes.c_int, ctypes.c_uint]
+sc.seccomp_load.argtypes = [ctypes.c_void_p]
+sc.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+ctx = sc.seccomp_init(0x7fff0000)       # SCMP_ACT_ALLOW
+nr = sc.seccomp_syscall_resolve_name(b"capset")
+if not ctx or nr < 0 or sc.seccomp_rule_add(ctx, 0x00050001, nr, 0) != 0 \
+        or sc.seccomp_load(ctx) != 0:   # SCMP_ACT_ERRNO(EPERM)
+    sys.exit("cannot install the capset filter")
+pw = pwd.getpwnam(sys.argv[1])
+os.setgroups([])
+os.setresgid(pw.pw_gid, pw.pw_gid, pw.pw_gid)
+os.setresuid(pw.pw_uid, pw.pw_uid, pw.pw_uid)
+os.execv(sys.argv[2], sys.argv[2:])
+PY
+if python3 -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")' 2>/dev/null; then
+	clockd_case "as the systemd unit (empty bounding set, capset() -> EPERM)" \
+		run "" 0 python3 "$dir/asunit.py" ptpsep-clockd
+else
+	fail "libseccomp.so.2 not found: cannot run the systemd-unit case"
+fi
 
 echo "priv: $itest_fails failure(s)"
 [ "$itest_fails" = 0 ]
