@@ -7,7 +7,9 @@
  * libcap-ng switches uid/gid keeping them (it sets PR_SET_KEEPCAPS around
  * setresgid/setresuid, drops supplementary groups and clears the bounding
  * set), then no_new_privs.  Afterwards the result is read back from the
- * kernel and compared, so a silent partial drop cannot pass.
+ * kernel (/proc/self/status, all five sets) and compared, so a silent
+ * partial drop cannot pass.  priv_shed() is the same for a process that
+ * starts as its user: nothing to switch, everything to give up.
  */
 #include "config.h"
 
