@@ -65,6 +65,7 @@ struct cport {
 	int8_t			 log_min_delay_req_interval;
 	int8_t			 log_min_pdelay_req_interval;
 	uint8_t			 announce_receipt_timeout;
+	uint8_t			 sync_receipt_timeout;	/* 0: none */
 	enum delay_mech		 delay_mechanism;
 	int64_t			 asymmetry;	/* scaled ns */
 
@@ -78,6 +79,7 @@ struct cport {
 	struct event		*t_delay;	/* slave: Delay_Req */
 	struct event		*t_pdelay;	/* P2P: Pdelay_Req */
 	struct event		*t_rx_timeout;	/* announce receipt timeout */
+	struct event		*t_sync_rx;	/* slave: sync receipt timeout */
 	struct event		*t_qual;	/* PRE_MASTER qualification */
 	struct event		*t_fault;	/* FAULTY -> INITIALIZING */
 

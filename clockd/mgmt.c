@@ -381,7 +381,7 @@ mgmt_port_ds_np(const struct clockd *c, const struct cport *p, uint8_t *d)
 	 * is within [min_neighbor_prop_delay, neighborPropDelayThresh] (nbr.h);
 	 * 802.1AS's other conditions do not apply to the default profiles */
 	ptp_put_be32(d + 4, active && (p->delay_mechanism != DM_P2P ||
-	    p->nbr.as_capable) ? 1 : 0);
+	    nbr_as_capable(&p->nbr)) ? 1 : 0);
 	return MGMT_LEN_PORT_DS_NP;
 }
 

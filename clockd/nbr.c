@@ -10,7 +10,8 @@ nbr_init(struct nbr *n, int64_t min_ns, int64_t thresh_ns)
 {
 	n->min_ns = min_ns;
 	n->thresh_ns = thresh_ns;
-	n->as_capable = 1;
+	n->enabled = 1;
+	n->far = 0;
 	n->last = NBR_OK;
 	n->last_ns = 0;
 	n->rejected = 0;
@@ -30,14 +31,16 @@ nbr_judge(const struct nbr *n, int64_t d)
 int
 nbr_sample(struct nbr *n, int64_t d)
 {
-	int was = n->as_capable;
+	int was = n->far;
 
+	if (!n->enabled)
+		return 0;
 	n->last = nbr_judge(n, d);
 	n->last_ns = d;
 	if (n->last != NBR_OK)
 		n->rejected++;
-	n->as_capable = n->last == NBR_OK;
-	return n->as_capable != was;
+	n->far = n->last != NBR_OK;
+	return n->far != was;
 }
 
 const char *

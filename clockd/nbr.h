@@ -32,7 +32,8 @@ enum nbr_verdict {
 struct nbr {
 	int64_t		 min_ns;	/* min_neighbor_prop_delay */
 	int64_t		 thresh_ns;	/* neighborPropDelayThresh */
-	int		 as_capable;
+	int		 enabled;	/* by nbr_init(): zeroed, no check */
+	int		 far;		/* not asCapable */
 	enum nbr_verdict last;		/* of the last sample */
 	int64_t		 last_ns;	/* the last sample */
 	uint64_t	 rejected;	/* samples out of range */
@@ -47,9 +48,15 @@ void nbr_init(struct nbr *n, int64_t min_ns, int64_t thresh_ns);
 enum nbr_verdict nbr_judge(const struct nbr *n, int64_t mean_link_delay_ns);
 /*
  * Takes a new (filtered) mean link delay; returns 1 if asCapable changed,
- * else 0.
+ * else 0.  A struct nbr_init() did not set up takes nothing: asCapable.
  */
 int nbr_sample(struct nbr *n, int64_t mean_link_delay_ns);
 const char *nbr_verdict_name(enum nbr_verdict v);
+
+static inline int
+nbr_as_capable(const struct nbr *n)
+{
+	return !n->far;
+}
 
 #endif /* PTPSEP_NBR_H */

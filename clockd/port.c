@@ -26,6 +26,7 @@ static void port_ev_pdelay(evutil_socket_t fd, short what, void *arg);
 static void port_ev_rx_timeout(evutil_socket_t fd, short what, void *arg);
 static void port_ev_qual(evutil_socket_t fd, short what, void *arg);
 static void port_ev_fault(evutil_socket_t fd, short what, void *arg);
+static void port_ev_sync_rx(evutil_socket_t fd, short what, void *arg);
 
 int64_t
 port_interval_ns(int8_t log_interval)
@@ -90,6 +91,8 @@ port_create(struct clockd *c, struct cport *p, unsigned index,
 	    "logMinPdelayReqInterval");
 	p->announce_receipt_timeout = (uint8_t)cfg_get_int(cfg, pn,
 	    "announceReceiptTimeout");
+	p->sync_receipt_timeout = (uint8_t)cfg_get_int(cfg, pn,
+	    "syncReceiptTimeout");
 	p->delay_mechanism = cfg_get_int(cfg, pn, "delay_mechanism") ==
 	    CFG_DM_P2P ? DM_P2P : DM_E2E;
 	p->asymmetry = delay_ns_to_scaled(cfg_get_int(cfg, pn,
@@ -118,8 +121,9 @@ port_create(struct clockd *c, struct cport *p, unsigned index,
 	p->t_rx_timeout = evtimer_new(c->base, port_ev_rx_timeout, p);
 	p->t_qual = evtimer_new(c->base, port_ev_qual, p);
 	p->t_fault = evtimer_new(c->base, port_ev_fault, p);
+	p->t_sync_rx = evtimer_new(c->base, port_ev_sync_rx, p);
 	if (!p->t_announce || !p->t_sync || !p->t_delay || !p->t_pdelay ||
-	    !p->t_rx_timeout || !p->t_qual || !p->t_fault)
+	    !p->t_rx_timeout || !p->t_qual || !p->t_fault || !p->t_sync_rx)
 		return -1;
 	return 0;
 }
@@ -134,13 +138,15 @@ port_stop_timers(struct cport *p)
 	evtimer_del(p->t_rx_timeout);
 	evtimer_del(p->t_qual);
 	evtimer_del(p->t_fault);
+	evtimer_del(p->t_sync_rx);
 }
 
 void
 port_destroy(struct cport *p)
 {
 	struct event **evs[] = { &p->t_announce, &p->t_sync, &p->t_delay,
-	    &p->t_pdelay, &p->t_rx_timeout, &p->t_qual, &p->t_fault };
+	    &p->t_pdelay, &p->t_rx_timeout, &p->t_qual, &p->t_fault,
+	    &p->t_sync_rx };
 	size_t i;
 
 	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
@@ -158,6 +164,19 @@ port_arm_rx_timeout(struct cport *p)
 	port_arm(p->t_rx_timeout, fm_announce_timeout_random_ns(
 	    p->announce_receipt_timeout, 1, p->log_announce_interval,
 	    (uint32_t)random()));
+}
+
+/*
+ * syncReceiptTimeout Sync intervals without a Sync from the parent: the
+ * slave gives up on it as on an announce receipt timeout (ptp4l's
+ * behaviour; 802.1AS 10.7.3.1 syncReceiptTimeout).  0: no such timer.
+ */
+static void
+port_arm_sync_rx(struct cport *p)
+{
+	if (p->sync_receipt_timeout > 0)
+		port_arm(p->t_sync_rx, p->sync_receipt_timeout *
+		    port_interval_ns(p->log_sync_interval));
 }
 
 /* Starts what the new state needs (9.2.5, 9.5). */
@@ -196,6 +215,7 @@ port_enter(struct cport *p, enum fsm_state s)
 	case PS_UNCALIBRATED:
 	case PS_SLAVE:
 		port_arm_rx_timeout(p);
+		port_arm_sync_rx(p);
 		if (p->delay_mechanism == DM_E2E)
 			port_arm(p->t_delay, port_random_ns(port_interval_ns(
 			    p->log_min_delay_req_interval)));
@@ -261,7 +281,7 @@ port_ev_announce(evutil_socket_t fd, short what, void *arg)
 
 	if (p->state != PS_MASTER)
 		return;
-	if (p->nbr.as_capable)	/* 802.1AS 10.3.16: none to a far peer */
+	if (nbr_as_capable(&p->nbr))	/* 802.1AS 10.3.16 */
 		master_send_announce(p);
 	p->next_announce = port_next_due(p->next_announce,
 	    port_interval_ns(p->log_announce_interval));
@@ -275,7 +295,7 @@ port_ev_sync(evutil_socket_t fd, short what, void *arg)
 
 	if (p->state != PS_MASTER)
 		return;
-	if (p->nbr.as_capable)	/* 802.1AS 10.2.12 */
+	if (nbr_as_capable(&p->nbr))	/* 802.1AS 10.2.12 */
 		master_send_sync(p);
 	p->next_sync = port_next_due(p->next_sync,
 	    port_interval_ns(p->log_sync_interval));
@@ -302,22 +322,35 @@ port_ev_pdelay(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-port_ev_rx_timeout(evutil_socket_t fd, short what, void *arg)
+port_receipt_timeout(struct cport *p, const char *what)
 {
-	struct cport *p = arg;
-
 	/* The master went silent: forget it (as ptp4l clears its best
 	 * foreign record) so the state decision does not pick it again. */
 	if (p->state == PS_SLAVE || p->state == PS_UNCALIBRATED ||
 	    p->state == PS_PASSIVE)
 		fm_forget(&p->foreign, &p->c->pds.parent_port_identity);
 	fm_prune(&p->foreign, clock_mono_ns());
-	log_info("port %u (%s): announce receipt timeout",
-	    p->identity.port_number, p->iface);
+	log_info("port %u (%s): %s receipt timeout",
+	    p->identity.port_number, p->iface, what);
 	port_dispatch(p, EV_ANNOUNCE_RECEIPT_TIMEOUT_EXPIRES, 0);
 	if (p->state == PS_LISTENING)
 		port_arm_rx_timeout(p);
 	clock_state_decision_soon(p->c);
+}
+
+static void
+port_ev_rx_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	port_receipt_timeout(arg, "announce");
+}
+
+static void
+port_ev_sync_rx(evutil_socket_t fd, short what, void *arg)
+{
+	struct cport *p = arg;
+
+	if (p->state == PS_SLAVE || p->state == PS_UNCALIBRATED)
+		port_receipt_timeout(p, "sync");
 }
 
 static void
@@ -419,7 +452,8 @@ port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
 
 	/* A neighbour whose delay is out of range is not timed against:
 	 * its Announce and Sync are not taken (802.1AS 10.2, 10.3; nbr.h). */
-	if (!p->nbr.as_capable && (m.hdr.message_type == PTP_MT_ANNOUNCE ||
+	if (!nbr_as_capable(&p->nbr) &&
+	    (m.hdr.message_type == PTP_MT_ANNOUNCE ||
 	    m.hdr.message_type == PTP_MT_SYNC ||
 	    m.hdr.message_type == PTP_MT_FOLLOW_UP))
 		return;
@@ -429,6 +463,11 @@ port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
 		break;
 	case PTP_MT_SYNC:
 		slave_rx_sync(p, &m, &ts);
+		/* A Sync from the parent restarts syncReceiptTimeout. */
+		if ((p->state == PS_SLAVE || p->state == PS_UNCALIBRATED) &&
+		    ptp_port_identity_equal(&m.hdr.source_port_identity,
+		    &p->c->pds.parent_port_identity))
+			port_arm_sync_rx(p);
 		break;
 	case PTP_MT_FOLLOW_UP:
 		slave_rx_follow_up(p, &m);
@@ -469,7 +508,7 @@ port_delay_sampled(struct cport *p)
 	if (p->delay_mechanism != DM_P2P ||
 	    !nbr_sample(n, delay_scaled_to_ns(p->path_delay)))
 		return;
-	if (n->as_capable)
+	if (nbr_as_capable(n))
 		log_info("port %u: neighbour delay %" PRId64 " ns in range: "
 		    "asCapable", p->identity.port_number, n->last_ns);
 	else

@@ -18,12 +18,12 @@ test_defaults_pass_sane_links(void **state)
 
 	(void)state;
 	nbr_init(&n, -20000000, 20000000);
-	assert_true(n.as_capable);
+	assert_true(nbr_as_capable(&n));
 	assert_int_equal(nbr_judge(&n, 0), NBR_OK);
 	assert_int_equal(nbr_judge(&n, 35000), NBR_OK);	/* veth, sw ts */
 	assert_int_equal(nbr_judge(&n, -500), NBR_OK);
 	assert_int_equal(nbr_sample(&n, 40000), 0);
-	assert_true(n.as_capable);
+	assert_true(nbr_as_capable(&n));
 	assert_int_equal(n.rejected, 0);
 }
 
@@ -54,16 +54,16 @@ test_transitions(void **state)
 	nbr_init(&n, -1, 50000);
 	assert_int_equal(nbr_sample(&n, 30000), 0);
 	assert_int_equal(nbr_sample(&n, 60000), 1);
-	assert_false(n.as_capable);
+	assert_false(nbr_as_capable(&n));
 	assert_int_equal(n.last, NBR_TOO_LONG);
 	assert_int_equal(n.last_ns, 60000);
 	assert_int_equal(nbr_sample(&n, 70000), 0);	/* still out */
-	assert_false(n.as_capable);
+	assert_false(nbr_as_capable(&n));
 	assert_int_equal(nbr_sample(&n, -2), 0);	/* out the other way */
 	assert_int_equal(n.last, NBR_TOO_SHORT);
 	assert_int_equal(n.rejected, 3);
 	assert_int_equal(nbr_sample(&n, 49999), 1);
-	assert_true(n.as_capable);
+	assert_true(nbr_as_capable(&n));
 	assert_int_equal(n.last, NBR_OK);
 }
 
@@ -76,9 +76,23 @@ test_zero_thresh(void **state)
 	(void)state;
 	nbr_init(&n, -1, 0);
 	assert_int_equal(nbr_sample(&n, 1), 1);
-	assert_false(n.as_capable);
+	assert_false(nbr_as_capable(&n));
 	assert_int_equal(nbr_sample(&n, 0), 1);
-	assert_true(n.as_capable);
+	assert_true(nbr_as_capable(&n));
+}
+
+/* A zeroed struct (a port set up without nbr_init()) checks nothing. */
+static void
+test_zeroed_checks_nothing(void **state)
+{
+	struct nbr n;
+
+	(void)state;
+	memset(&n, 0, sizeof(n));
+	assert_true(nbr_as_capable(&n));
+	assert_int_equal(nbr_sample(&n, 123456789), 0);
+	assert_true(nbr_as_capable(&n));
+	assert_int_equal(n.rejected, 0);
 }
 
 static void
@@ -101,6 +115,7 @@ main(void)
 		cmocka_unit_test(test_bounds_inclusive),
 		cmocka_unit_test(test_transitions),
 		cmocka_unit_test(test_zero_thresh),
+		cmocka_unit_test(test_zeroed_checks_nothing),
 		cmocka_unit_test(test_names),
 	};
 
