@@ -402,7 +402,7 @@ ctlsock_place(struct ctlsock *cs, const struct ctlsock_peer *peer,
 		log_rl(LOG_LVL_NOTICE, "%s: uid %u (pid %d) refused: it holds "
 		    "%d connections already", cs->ops->name,
 		    (unsigned)peer->uid, (int)peer->pid, CTLSOCK_PER_UID);
-		ctlsock_refuse(cs, fd, "busy: this user holds too many control "
+		ctlsock_refuse(cs, fd, "this user holds too many control "
 		    "connections; close one and try again");
 		return -1;
 	case CTLSOCK_BUSY_FULL:
@@ -410,7 +410,7 @@ ctlsock_place(struct ctlsock *cs, const struct ctlsock_peer *peer,
 	}
 	log_rl(LOG_LVL_NOTICE, "%s: uid %u (pid %d) refused: no free slot",
 	    cs->ops->name, (unsigned)peer->uid, (int)peer->pid);
-	ctlsock_refuse(cs, fd, "busy: too many control clients; try again");
+	ctlsock_refuse(cs, fd, "too many control clients; try again");
 	return -1;
 }
 

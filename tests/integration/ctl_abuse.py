@@ -2,6 +2,7 @@
 """ctl_abuse.py - a hostile local client of a ptpsep control socket.
 
     ctl_abuse.py SOCKET SECONDS PROTOCOL_VERSION
+    ctl_abuse.py SOCKET SECONDS PROTOCOL_VERSION hold N
 
 For SECONDS, over and over: datagrams of random bytes (before and after a
 valid Hello), oversized datagrams, a valid request cut short (the protobuf
@@ -10,6 +11,12 @@ connections that flood requests without reading an answer, a connection
 that asks as fast as the daemon answers, and more idle connections than the
 daemon admits.  Only read requests are sent: nothing here may change the
 daemon.  Prints what it did; exits 0 unless the socket was never reachable.
+
+With "hold N": opens N connections one after the other, says Hello on each
+and reads the answer, prints one line "hold: admitted=A busy=B other=O
+text=..." (text: the first error's message, or a reset/OS error) and keeps
+the admitted connections open for SECONDS (issue 11 item 6: a user holding
+every connection it can must not lock root out).
 """
 import errno
 import os
@@ -149,6 +156,81 @@ def fast(deadline):
     s.close()
     count("fast_requests", n)
 
+
+def decode_error(data):
+    """(code, message) of a CtlResponse{error: Error{code, message}}."""
+    def fields(b):
+        i, out = 0, {}
+        while i < len(b):
+            key, i = readvar(b, i)
+            f, wt = key >> 3, key & 7
+            if wt == 0:
+                v, i = readvar(b, i)
+            elif wt == 2:
+                n, i = readvar(b, i)
+                v, i = b[i:i + n], i + n
+            else:
+                raise ValueError("wire type %d" % wt)
+            out[f] = v
+        return out
+
+    def readvar(b, i):
+        v = shift = 0
+        while True:
+            c = b[i]
+            i += 1
+            v |= (c & 0x7F) << shift
+            shift += 7
+            if not c & 0x80:
+                return v, i
+    top = fields(data)
+    for f, v in top.items():
+        if isinstance(v, bytes):
+            try:
+                e = fields(v)
+            except (ValueError, IndexError):
+                continue
+            if 1 in e and isinstance(e.get(2), bytes):
+                return e[1], e[2].decode("utf-8", "replace")
+    return None
+
+
+def hold(n):
+    held, busy, other, text = [], 0, 0, ""
+    for _ in range(n):
+        s = connect()
+        if s is None:
+            other += 1
+            continue
+        try:
+            s.send(HELLO)
+            data = s.recv(20000)
+        except OSError as e:
+            other += 1
+            text = text or "os error: %s" % e.strerror
+            s.close()
+            continue
+        err = decode_error(data) if data else None
+        if data and err is None:
+            held.append(s)
+            continue
+        if err is not None and err[0] == 2:     # ERROR_BUSY
+            busy += 1
+            text = text or err[1]
+        else:
+            other += 1
+            text = text or ("closed" if not data else "error %r" % (err,))
+        s.close()
+    print("hold: admitted=%d busy=%d other=%d text=%s" %
+          (len(held), busy, other, text), flush=True)
+    time.sleep(seconds)
+    for s in held:
+        s.close()
+
+
+if len(sys.argv) > 5 and sys.argv[4] == "hold":
+    hold(int(sys.argv[5]))
+    sys.exit(0)
 
 end = time.monotonic() + seconds
 idle = []

@@ -258,7 +258,7 @@ test_busy_reads_hello(void **state)
 		    PTPSEP__CTL__CTL_RESPONSE__BODY_HELLO);
 	}
 	assert_int_equal(ctlsock_nclients(cs), nadmit);
-	snprintf(want, sizeof(want), "%d busy",
+	snprintf(want, sizeof(want), "%d ",
 	    (int)PTPSEP__ERROR_CODE__ERROR_BUSY);
 
 	/* Hello there before the accept: answered BUSY, not reset. */
