@@ -129,7 +129,8 @@ cli_parse(struct cli *cli, struct cfg *cfg, int argc, char **argv)
  * Where the time stamps come from must be the clock netd disciplines:
  * clockd measures offsets in the time stamps' timescale and netd applies
  * the correction to clock_device (clock.h: the timescale of system and
- * virtual is CLOCK_REALTIME, that of /dev/ptpN the PHC's own).
+ * virtual is CLOCK_REALTIME, that of /dev/ptpN the PHC's own).  And the
+ * virtual clock's start values would be silently ignored by another clock.
  */
 static int
 cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
@@ -156,6 +157,15 @@ cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
 		    "%s: the time stamps come from the system clock but the "
 		    "PHC would be steered by them; set time_stamping "
 		    "hardware, or clock_device system or virtual", dev);
+		return -1;
+	}
+	/* The shipped ptpsep.conf sets both to 0 with system: allowed. */
+	if (kind != CFG_CLK_VIRTUAL && (cfg_get_int64(cfg, NULL,
+	    "virtual_clock_offset_ns") != 0 || cfg_get_double(cfg, NULL,
+	    "virtual_clock_freq_ppb") != 0.0)) {
+		snprintf(why, len, "virtual_clock_offset_ns and "
+		    "virtual_clock_freq_ppb apply only to clock_device "
+		    "virtual, not %s: remove them or set them to 0", dev);
 		return -1;
 	}
 	return 0;

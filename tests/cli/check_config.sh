@@ -139,6 +139,17 @@ check_refused "time_stamping hardware with clock_device virtual" \
 	"time_stamping hardware" "clock_device virtual"
 check_refused "time_stamping software with clock_device /dev/ptp0" \
 	"time_stamping software" "clock_device /dev/ptp0"
+check_refused "virtual_clock_offset_ns and virtual_clock_freq_ppb apply only to clock_device virtual, not system" \
+	"time_stamping software" "virtual_clock_offset_ns 1500000000"
+check_refused "virtual_clock_offset_ns and virtual_clock_freq_ppb apply only to clock_device virtual, not /dev/ptp1" \
+	"time_stamping hardware" "clock_device /dev/ptp1" "virtual_clock_freq_ppb 80000"
+# etc/ptpsep.conf, as installed: system clock, both virtual keys 0.
+for prog in clockd/ptp-clockd netd/ptp-netd; do
+	"$b/$prog" -f "${top_srcdir:-.}/etc/ptpsep.conf" --check-config \
+		>"$tmp/out" 2>&1 &&
+		pass "${prog#*/} accepts etc/ptpsep.conf" ||
+		fail "${prog#*/} on etc/ptpsep.conf: $(grep -v warning "$tmp/out" | head -3)"
+done
 
 # The pairs that fit are accepted.
 for pair in "software system" "software virtual" "hardware /dev/ptp3"; do
