@@ -325,7 +325,7 @@ int	msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest,
  * A time stamp of a received type message as int64 ns (lib/ptp_time.c).
  * 0, or -EINVAL/-ERANGE when it cannot be represented: then the caller
  * drops the message; this counts it (dstats.invalid) and logs it, at
- * most one line every 10 s.  ns may be NULL.
+ * most one line per messageType every 10 s.  ns may be NULL.
  */
 int	msg_time_ns(struct cport *p, unsigned type, const char *field,
 	    const struct ptp_timestamp *ts, int64_t *ns);

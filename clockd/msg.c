@@ -23,8 +23,10 @@ int
 msg_time_ns(struct cport *p, unsigned type, const char *field,
     const struct ptp_timestamp *ts, int64_t *ns)
 {
-	static int64_t last_log;
-	static uint64_t quiet;
+	/* per messageType, so that one kind of hostile message does not
+	 * hide another */
+	static int64_t last_log[16];
+	static uint64_t quiet[16];
 	int64_t now, v;
 	int rc;
 
@@ -37,16 +39,18 @@ msg_time_ns(struct cport *p, unsigned type, const char *field,
 	 * anyone on the link can send that, so it is dropped, not used. */
 	p->dstats.invalid++;
 	now = clock_mono_ns();
-	if (last_log != 0 && now - last_log < MSG_BAD_TIME_LOG_NS) {
-		quiet++;
+	type &= 0x0f;
+	if (last_log[type] != 0 && now - last_log[type] < MSG_BAD_TIME_LOG_NS) {
+		quiet[type]++;
 		return rc;
 	}
 	log_warnx("port %u: dropped %s: %s %" PRIu64 ".%09" PRIu32
 	    " s %s (%" PRIu64 " more not logged)", p->identity.port_number,
 	    ptp_msg_type_name(type), field, ts->sec, ts->nsec,
-	    rc == -EINVAL ? "is malformed" : "is beyond int64 ns", quiet);
-	last_log = now;
-	quiet = 0;
+	    rc == -EINVAL ? "is malformed" : "is beyond int64 ns",
+	    quiet[type]);
+	last_log[type] = now;
+	quiet[type] = 0;
 	return rc;
 }
 
