@@ -178,12 +178,12 @@ test_implemented_keys(void **state)
 		"pi_proportional_norm_max", "pi_integral_scale",
 		"pi_integral_exponent", "pi_integral_norm_max",
 		"summary_interval", "tx_timestamp_timeout",
-		"fault_reset_interval", "gmCapable", "verbose",
+		"fault_reset_interval", "verbose",
 		"logging_level", "use_syslog", "message_tag",
-		"path_trace_enabled", "follow_up_info", "ptp_dst_mac",
-		"p2p_dst_mac", "neighborPropDelayThresh",
-		"min_neighbor_prop_delay", "delayAsymmetry", "tsproc_mode",
+		"ptp_dst_mac", "p2p_dst_mac", "neighborPropDelayThresh",
+		"min_neighbor_prop_delay", "delayAsymmetry",
 		"delay_filter", "delay_filter_length", "sanity_freq_limit",
+		"timeSource", "utc_offset",
 		/* own */
 		"clock_device", "virtual_clock_offset_ns",
 		"virtual_clock_freq_ppb", "netd_socket", "netd_ctl_socket",
@@ -203,6 +203,32 @@ test_implemented_keys(void **state)
 	}
 	assert_true(cfg_key_find("clock_device")->flags & CFG_KF_OWN);
 	assert_false(cfg_key_find("domainNumber")->flags & CFG_KF_OWN);
+}
+
+/*
+ * Keys nothing in ptpsep acts on are marked so, and setting one warns
+ * (issue 11: they used to be marked implemented and load silently).
+ */
+static void
+test_unimplemented_keys_warn(void **state)
+{
+	static const char *const unimpl[] = {
+		"follow_up_info", "gmCapable", "path_trace_enabled",
+		"tsproc_mode",
+	};
+	struct cfg *cfg = new_cfg();
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(unimpl) / sizeof(unimpl[0]); i++)
+		if (cfg_key_find(unimpl[i])->status != CFG_ST_UNIMPLEMENTED)
+			fail_msg("%s marked implemented", unimpl[i]);
+	assert_int_equal(load(cfg, "[global]\nfollow_up_info 1\n"
+	    "gmCapable 0\npath_trace_enabled 1\ntsproc_mode raw\n"), 0);
+	assert_int_equal(cfg_warning_count(cfg), 4);
+	assert_non_null(strstr(diags.d[1].text,
+	    "key 'gmCapable' is known to ptp4l but not implemented"));
+	cfg_free(cfg);
 }
 
 /* ---- linuxptp's own files ---- */
@@ -1030,6 +1056,7 @@ main(void)
 		cmocka_unit_test(test_table_selftest),
 		cmocka_unit_test(test_table_has_ptp4l_keys),
 		cmocka_unit_test(test_implemented_keys),
+		cmocka_unit_test(test_unimplemented_keys_warn),
 		cmocka_unit_test(test_linuxptp_default_cfg),
 		cmocka_unit_test(test_linuxptp_all_configs),
 		cmocka_unit_test(test_unknown_key),
