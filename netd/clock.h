@@ -149,7 +149,7 @@ struct clock_bounds_state {
 	int64_t		step_time[CLOCK_MAX_STEPS_LIMIT];
 	unsigned	head;		/* next slot to write */
 	unsigned	count;		/* valid entries, <= limit */
-	int		have_adj;	/* a frequency change was accepted */
+	int		have_adj;	/* a frequency change accepted */
 	int64_t		adj_time;	/* ... at this time */
 };
 
@@ -180,7 +180,8 @@ enum clock_status clock_check_request(const struct clock_bounds *b,
 /* Remember an executed step for the rate window. */
 void	clock_bounds_record_step(struct clock_bounds_state *st, int64_t now_ns);
 /* Remember an executed frequency change (min_adj_interval_ns). */
-void	clock_bounds_record_adj(struct clock_bounds_state *st, int64_t now_ns);
+void	clock_bounds_record_adj(struct clock_bounds_state *st,
+	    int64_t now_ns);
 const char *clock_status_name(enum clock_status st);
 
 /*

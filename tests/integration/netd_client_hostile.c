@@ -68,7 +68,7 @@ await_answer(int fd, int *closed)
 	}
 }
 
-/* ---- clock bounds: a clockd that asks for more than netd allows ----------- */
+/* ---- clock bounds: a clockd that asks for more than netd allows -------- */
 
 #define CL_READ		0
 #define CL_FREQ		1
@@ -183,8 +183,8 @@ hostile_bigstep(const char *path)
 		}
 		printf("STEP ns=%lld status=%s reason=%s\n",
 		    (long long)steps[i], reply_status(r->clock_reply),
-		    r->clock_reply->reason ? refuse_name(r->clock_reply->reason) :
-		    "-");
+		    r->clock_reply->reason ?
+		    refuse_name(r->clock_reply->reason) : "-");
 		if (r->clock_reply->status ==
 		    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED &&
 		    r->clock_reply->reason ==

@@ -661,7 +661,8 @@ test_apply_step_too_large(void **state)
 	struct fake_time ft = { T0 };
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_STEP, 0.0, INT64_C(3000000000000000000) };
+	struct clock_req r = { CLOCK_OP_STEP, 0.0,
+	    INT64_C(3000000000000000000) };
 	enum clock_status s;
 	struct clock *c;
 
