@@ -203,7 +203,8 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	switch (nc->state) {
 	case NC_HELLO:
 		if (m->body_case != PTPSEP__NETD__NETD_MSG__BODY_HELLO) {
-			log_rl(LOG_LVL_WARN, "netd: first message is not Hello");
+			log_rl(LOG_LVL_WARN,
+			    "netd: first message is not Hello");
 			return -1;
 		}
 		rc = ipc_hello_check(m->hello, PTPSEP__ROLE__ROLE_NETD);

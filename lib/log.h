@@ -65,9 +65,9 @@ void (log_debug)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * line may format a whole message).  An expression of type void, so it
  * fits wherever the function call did; -Wformat still checks the call.
  */
-#define log_info(...)	((void)(log_enabled(LOG_LVL_INFO) &&		\
+#define log_info(...)	((void)(log_enabled(LOG_LVL_INFO) &&	\
 	((log_info)(__VA_ARGS__), 1)))
-#define log_debug(...)	((void)(log_enabled(LOG_LVL_DEBUG) &&		\
+#define log_debug(...)	((void)(log_enabled(LOG_LVL_DEBUG) &&	\
 	((log_debug)(__VA_ARGS__), 1)))
 void fatal(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
@@ -93,7 +93,7 @@ int log_level_parse(const char *s);
 #define LOG_RL_INTERVAL_S	10
 
 struct log_ratelimit {
-	struct timespec	start;		/* of the current interval */
+	struct timespec	start;		/* of this interval */
 	int		started;	/* start is valid */
 	unsigned	nlogged;	/* lines in the current interval */
 	unsigned	nsuppressed;	/* dropped since the last line */
