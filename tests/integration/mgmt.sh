@@ -19,6 +19,11 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+# SAN_BUILD=DIR: the daemons of that (sanitizer) build; ptpctl of BUILD.
+if [ -n "${SAN_BUILD:-}" ]; then
+	NETD=$SAN_BUILD/netd/ptp-netd
+	CLOCKD=$SAN_BUILD/clockd/ptp-clockd
+fi
 
 LOCK_TIMEOUT=${LOCK_TIMEOUT:-60}
 PTPCTL=$BUILD/ctl/ptpctl

@@ -29,7 +29,8 @@
 set -euo pipefail
 
 BUILD=${BUILD:-$(pwd)}
-NETD="$BUILD/netd/ptp-netd"
+# SAN_BUILD=DIR: netd of that (sanitizer) build, the helpers of BUILD.
+NETD="${SAN_BUILD:-$BUILD}/netd/ptp-netd"
 CLIENT_SRC="$BUILD/tests/integration/netd_client"
 
 if [ "$(id -u)" != 0 ]; then
