@@ -55,6 +55,26 @@ transport_kind_name(enum transport_kind kind)
 }
 
 int
+transport_groups(const struct transport_params *pa, uint8_t primary_mac[6],
+    uint8_t pdelay_mac[6], uint8_t udp6_primary[16])
+{
+	/* FF0E::181; ptp4l sets the scope byte whole (flags nibble 0). */
+	static const uint8_t udp6_default[16] = { 0xff, 0x0e,
+	    [14] = 0x01, [15] = 0x81 };
+
+	if (pa->dst_set && (!(pa->primary_mac[0] & 0x01) ||
+	    !(pa->pdelay_mac[0] & 0x01) || pa->udp6_scope < 0 ||
+	    pa->udp6_scope > 0x0f))
+		return -EINVAL;
+	memcpy(primary_mac, pa->dst_set ? pa->primary_mac : l2_primary_mac, 6);
+	memcpy(pdelay_mac, pa->dst_set ? pa->pdelay_mac : l2_pdelay_mac, 6);
+	memcpy(udp6_primary, udp6_default, 16);
+	if (pa->dst_set)
+		udp6_primary[1] = (uint8_t)pa->udp6_scope;
+	return 0;
+}
+
+int
 transport_dest_mac(const struct transport_dest *dest, uint8_t mac[6])
 {
 	switch (dest->kind) {
@@ -204,21 +224,12 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 	    pa->ttl < 0 || pa->ttl > 255 ||
 	    pa->dscp_event < 0 || pa->dscp_event > 63 ||
 	    pa->dscp_general < 0 || pa->dscp_general > 63 ||
-	    pa->tx_ts_timeout_ms < 0 || (pa->dst_set &&
-	    (!(pa->primary_mac[0] & 0x01) || !(pa->pdelay_mac[0] & 0x01) ||
-	    pa->udp6_scope < 0 || pa->udp6_scope > 0x0f))) {
+	    pa->tx_ts_timeout_ms < 0 ||
+	    transport_groups(pa, port->primary_mac, port->pdelay_mac,
+	    port->udp6_primary) != 0) {
 		log_warnx("transport_open: bad parameters");
 		return -EINVAL;
 	}
-	/* Annex F (L2) and D.3 (UDPv6); ptp4l sets the scope byte whole. */
-	memcpy(port->primary_mac, pa->dst_set ? pa->primary_mac :
-	    l2_primary_mac, 6);
-	memcpy(port->pdelay_mac, pa->dst_set ? pa->pdelay_mac :
-	    l2_pdelay_mac, 6);
-	memcpy(port->udp6_primary, (const uint8_t[16]){ 0xff, 0x0e,
-	    [14] = 0x01, [15] = 0x81 }, 16);
-	if (pa->dst_set)
-		port->udp6_primary[1] = (uint8_t)pa->udp6_scope;
 	snprintf(port->ifname, sizeof(port->ifname), "%s", pa->ifname);
 	port->kind = pa->kind;
 	port->ts_mode = pa->ts_mode;

@@ -233,6 +233,15 @@ const char *transport_kind_name(enum transport_kind);
 /* The Ethernet destination of dest (Annex E); 0 or -EINVAL. */
 int	transport_dest_mac(const struct transport_dest *, uint8_t mac[6]);
 /*
+ * The multicast groups of params (ptp_dst_mac, p2p_dst_mac, udp6_scope;
+ * the protocol's when dst_set is 0): the L2 primary and peer-delay MACs,
+ * and the UDPv6 primary group FF0X::181 (Annex F, D.3).  -EINVAL if a MAC
+ * is not a group address or the scope is not 0..15.
+ */
+int	transport_groups(const struct transport_params *pa,
+	    uint8_t primary_mac[6], uint8_t pdelay_mac[6],
+	    uint8_t udp6_primary[16]);
+/*
  * Checks a payload the caller asks to send: length bounds, versionPTP 2,
  * messageType of the class, messageLength equal to len.  0 or -EINVAL.
  */
