@@ -14,6 +14,7 @@
 #include "cfg.h"
 #include "log.h"
 #include "netd.h"
+#include "tstamp.h"
 
 /* Frames read per wake-up before yielding to the other sockets. */
 #define PORT_RX_BURST	64
@@ -227,7 +228,7 @@ port_send(struct netd_port *p, enum transport_class cls,
 {
 	struct netd_txmap *slot = NULL;
 	uint32_t ts_id = 0;
-	int i, rc;
+	int i, rc, quiet;
 
 	if (!p->is_open) {
 		if (want_ts)
@@ -246,7 +247,18 @@ port_send(struct netd_port *p, enum transport_class cls,
 			return 0;
 		}
 	}
+	/*
+	 * A socket in the event loop makes the kernel wake it between the
+	 * software TX timestamp and the frame's departure: off the loop
+	 * while it sends (tstamp.c, "TX timestamps and the event loop").
+	 */
+	quiet = tstamp_tx_quiet(p->params.ts_mode, want_ts) &&
+	    event_del(p->ev[cls]) == 0;
 	rc = transport_send(&p->tp, cls, dst, payload, len, want_ts, &ts_id);
+	if (quiet && event_add(p->ev[cls], NULL) != 0)
+		log_warnx("port %u: cannot watch its %s socket again: it "
+		    "receives nothing more", p->index,
+		    cls == TC_EVENT ? "event" : "general");
 	if (rc < 0) {
 		if (rc == -EPERM)
 			return PTPSEP__REFUSE_REASON__REFUSE_BAD_DESTINATION;

@@ -18,6 +18,21 @@
  *    packet even with net.core.tstamp_allow_data = 0.
  *  - not OPT_CMSG/OPT_PKTINFO: the sockets are bound to one device, the
  *    IP_PKTINFO they would add tells nothing new.
+ *
+ * TX timestamps and the event loop.  A software TX timestamp is taken in
+ * the driver's xmit (skb_tx_timestamp(), in veth before it hands the frame
+ * to the peer), and the kernel queues it on the socket's error queue right
+ * there, in the sending context, waking whatever waits on the socket.
+ * With the socket in netd's epoll set that wake-up runs the epoll callback
+ * between the timestamp and the frame's departure, so t1 (Sync), t3
+ * (Pdelay_Resp) came out early: a free-running ptp4l slave over a veth saw
+ * our grandmaster's mean offset ~0.7 us (E2E) and ~2.3 us (P2P) above a
+ * ptp4l grandmaster's in the same run, the Pdelay_Resp's one-way time
+ * ~0.5 us longer (tests/interop/gm_offset.sh).  ptp4l has no waiter on
+ * the socket while it sends (it polls for the timestamp afterwards).  So
+ * netd takes the socket out of the loop for such a send and puts it back
+ * at once; epoll_ctl(ADD) sees the queued timestamp and reports it then.
+ * Hardware timestamps are taken by the NIC and need none of this.
  */
 #include "config.h"
 
@@ -65,6 +80,12 @@ tstamp_tx_flags(enum transport_ts_mode mode)
 {
 	return mode == TS_HARDWARE ? SOF_TIMESTAMPING_TX_HARDWARE :
 	    SOF_TIMESTAMPING_TX_SOFTWARE;
+}
+
+int
+tstamp_tx_quiet(enum transport_ts_mode mode, int want_ts)
+{
+	return mode == TS_SOFTWARE && want_ts;
 }
 
 int

@@ -1,7 +1,9 @@
 /*
  * test_netd_tstamp.c - netd's timestamping without a network: the
  * SIOCSHWTSTAMP request and the acceptance of the driver's answer, the
- * parsing of prepared control messages, and the TX timestamp table.
+ * parsing of prepared control messages, and the TX timestamp table; and,
+ * on the loopback interface, that a TX timestamp queued while its socket
+ * is out of the event loop is reported once the socket is back.
  */
 #include "config.h"
 
@@ -12,7 +14,11 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
 #include <linux/errqueue.h>
 #include <linux/if_packet.h>
 
@@ -319,6 +325,103 @@ test_tx_table(void **state)
 	    &now, &id), -ENOSPC);
 }
 
+/* Which sends go out with their socket out of the event loop. */
+static void
+test_tx_quiet(void **state)
+{
+	(void)state;
+	assert_true(tstamp_tx_quiet(TS_SOFTWARE, 1));
+	/* untimestamped sends wake no one; the NIC stamps in hardware */
+	assert_false(tstamp_tx_quiet(TS_SOFTWARE, 0));
+	assert_false(tstamp_tx_quiet(TS_HARDWARE, 1));
+	assert_false(tstamp_tx_quiet(TS_HARDWARE, 0));
+}
+
+/*
+ * What netd's port_send() does around a timestamped send, with epoll as
+ * libevent uses it: take the socket out (EPOLL_CTL_DEL), send with the TX
+ * timestamp request, put it back (EPOLL_CTL_ADD).  The timestamp the
+ * kernel queued meanwhile must be reported on the way back (EPOLLERR),
+ * and be the software SND timestamp of that send, not lost.
+ */
+static void
+test_tx_quiet_errqueue(void **state)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof(sin);
+	struct epoll_event ev, got;
+	struct timespec before, after;
+	union cbuf cb, rcb;
+	struct tstamp_cmsg tc;
+	struct msghdr msg;
+	struct iovec iov;
+	uint8_t pkt[64] = "ptpsep", back[256];
+	size_t clen;
+	ssize_t n;
+	int fd, ep;
+
+	(void)state;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	assert_true(fd >= 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &sl), 0);
+	assert_int_equal(tstamp_enable(fd, TS_SOFTWARE), 0);
+	assert_true((ep = epoll_create1(EPOLL_CLOEXEC)) >= 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.fd = fd;
+	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), 0);
+
+	/* out of the loop, send asking for a TX timestamp */
+	assert_true(tstamp_tx_quiet(TS_SOFTWARE, 1));
+	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL), 0);
+	clen = tstamp_tx_cmsg(cb.b, sizeof(cb.b), TS_SOFTWARE);
+	assert_true(clen > 0);
+	iov.iov_base = pkt;
+	iov.iov_len = sizeof(pkt);
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_name = &sin;
+	msg.msg_namelen = sizeof(sin);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cb.b;
+	msg.msg_controllen = clen;
+	clock_gettime(CLOCK_REALTIME, &before);
+	assert_int_equal(sendmsg(fd, &msg, 0), (ssize_t)sizeof(pkt));
+	clock_gettime(CLOCK_REALTIME, &after);
+	assert_int_equal(epoll_wait(ep, &got, 1, 0), 0);	/* not watched */
+
+	/* back in: the queued timestamp (and the datagram) are reported */
+	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), 0);
+	assert_int_equal(epoll_wait(ep, &got, 1, 1000), 1);
+	assert_true(got.events & EPOLLERR);
+
+	iov.iov_base = back;
+	iov.iov_len = sizeof(back);
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = rcb.b;
+	msg.msg_controllen = sizeof(rcb.b);
+	/* (no bytes back without privilege if net.core.tstamp_allow_data=0) */
+	n = recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT);
+	assert_true(n >= 0);
+	assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+	assert_true(tc.have_err);
+	assert_int_equal(tc.tstype, SCM_TSTAMP_SND);
+	assert_int_equal(tc.key, 0);		/* the socket's first one */
+	assert_true(tc.have_sw);
+	assert_false(tc.sw.tv_sec < before.tv_sec ||
+	    (tc.sw.tv_sec == before.tv_sec && tc.sw.tv_nsec < before.tv_nsec));
+	assert_false(tc.sw.tv_sec > after.tv_sec ||
+	    (tc.sw.tv_sec == after.tv_sec && tc.sw.tv_nsec > after.tv_nsec));
+	close(ep);
+	close(fd);
+}
+
 int
 main(void)
 {
@@ -330,6 +433,8 @@ main(void)
 		cmocka_unit_test(test_parse_new_and_err),
 		cmocka_unit_test(test_errq_payload_off),
 		cmocka_unit_test(test_tx_table),
+		cmocka_unit_test(test_tx_quiet),
+		cmocka_unit_test(test_tx_quiet_errqueue),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
