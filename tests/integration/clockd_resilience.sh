@@ -5,7 +5,8 @@
 #     NoNewPrivs 1.
 #  2. Restarting the slave's clockd: it reads the clock's frequency from
 #     netd and relocks without a step.
-#  3. Stopping the slave's netd: the port goes FAULTY and clockd retries;
+#  3. Stopping the slave's netd: the port goes FAULTY, ptpctl status says
+#     servo_state unlocked and clock_refusal netd_unreachable, clockd retries;
 #     a new netd (a new virtual clock, 1.5 s off again) is found again and
 #     the slave relocks.
 #  4. A boundary clock between a grandmaster and a slave: the BC's port to
@@ -92,7 +93,19 @@ else
 	fail "no FAULTY after netd went away"
 fi
 lines=$(wc -l <"$sd/clockd2.log")
-sleep 3
+# Nothing is disciplined while netd is down: never "locked" (DESIGN.md).
+bad=""
+for i in 1 2 3; do
+	st=$(itest_status_field "$s" "$sd" servo_state)
+	cr=$(itest_status_field "$s" "$sd" clock_refusal)
+	[ "$st" = locked ] || [ "$cr" != netd_unreachable ] && bad="$bad $st/$cr"
+	sleep 1
+done
+if [ -z "$bad" ]; then
+	pass "netd down: status says servo_state $st, clock_refusal $cr"
+else
+	fail "netd down: status said (servo_state/clock_refusal):$bad"
+fi
 rm -f "$sd/netd.sock"
 itest_start "$s" "$sd/netd2.log" "$NETD" -m -f "$sd/ptp.conf"
 t0=$SECONDS

@@ -12,7 +12,8 @@
 #      status never says locked and says clock_refusal step_too_large;
 #   2. allow_step 0: the same, with clock_refusal step_not_allowed;
 #   3. a master 5 ms away and max_step_ns 1000000: the slave slews until
-#      the offset is within max_step_ns, then steps, and locks.
+#      the offset is within max_step_ns, then steps, and locks; the
+#      master's Announce says currentUtcOffsetValid (ARB timescale).
 # Before clockd knew netd's bounds, case 1 stepped by -10^18 ns at the
 # first estimate (and again after every reconnect) and reported locked.
 #
@@ -139,6 +140,19 @@ if itest_wait_log "$sd/clockd.log" ' s2 freq' 120; then
 	[ "$(field "$j" clock_refusal)" = none ] &&
 		pass "locked: clock_refusal none" ||
 		fail "locked, but clock_refusal '$(field "$j" clock_refusal)'"
+	# Our grandmaster on a virtual clock counts UTC: ARB timescale, and
+	# the utc_offset it announces is marked valid (8.2.4); a UTC slave
+	# under an ARB master applies no UTC offset (offsets stay small).
+	tp=$(ip netns exec "$s" "$CTL" -f "$sd/ptp.conf" --json datasets time-properties | tr -d '\n')
+	if python3 -c '
+import json, sys
+t = json.loads(sys.argv[1])
+t = t.get("time_properties", t)
+sys.exit(not (t["current_utc_offset"] == 37 and t["current_utc_offset_valid"] is True and t["ptp_timescale"] is False))' "$tp"; then
+		pass "the slave's timePropertiesDS: currentUtcOffset 37, currentUtcOffsetValid, ARB timescale"
+	else
+		fail "the slave's timePropertiesDS: $tp"
+	fi
 else
 	fail "5 ms off, max_step_ns 1 ms: the slave did not lock"
 	tail -20 "$sd/clockd.log"
