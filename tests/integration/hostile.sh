@@ -2,13 +2,16 @@
 # hostile.sh - both daemons against hostile input (issue 11, items 3 and 8),
 # meant to run against the ASan+UBSan build.
 #
-# One node (netd + clockd, peer-to-peer delay) in namespace A with two
-# links to namespace B: eth0 over L2, eth1 over UDPv4.  B is hostile:
+# One node (netd + clockd, peer-to-peer delay) in namespace A with three
+# links to namespace B: eth0 over L2, eth1 over UDPv4, eth2 over UDPv6
+# with an MTU of 1280.  B is hostile:
 #   1. a hostile clockd (tests/integration/netd_client) before the real
-#      one connects: a 44-octet Announce, a 48-octet Management (no TLV)
-#      and a 1473-octet UDPv4 payload (it would fragment) are refused with
-#      REFUSE_BAD_PAYLOAD and the connection closed; netd's other hostile
-#      client cases; netd stays up;
+#      one connects: a 44-octet Announce, a 48-octet Management (no TLV),
+#      1473/1500-octet UDPv4 and 1453-octet UDPv6 payloads (they would
+#      fragment) are refused with REFUSE_BAD_PAYLOAD and the connection
+#      closed; a 1400-octet UDPv6 payload (under netd's cap, over the
+#      link's MTU) fails in the kernel (IPV6_DONTFRAG) and no fragment
+#      reaches B; netd's other hostile client cases; netd stays up;
 #   2. a rogue grandmaster and peer-delay responder on both links
 #      (hostile_peer.py rogue): Follow_Ups with preciseOriginTimestamp
 #      2^48-1 s, Pdelay_Resp + Pdelay_Resp_Follow_Up with t2 = t3 =
@@ -62,6 +65,12 @@ itest_pair "$A" "$B"
 itest_link "$A" eth1 "$B" eth1
 ip -n "$A" addr add 10.202.0.1/24 dev eth1
 ip -n "$B" addr add 10.202.0.2/24 dev eth1
+# eth2: UDPv6 with the IPv6 minimum MTU, 1280: what fits netd's cap (1452)
+# but not the link must be refused by the kernel, not fragmented.
+itest_link "$A" eth2 "$B" eth2
+for ns in "$A" "$B"; do ip -n "$ns" link set eth2 mtu 1280; done
+ip -n "$A" addr add fd21::1/64 dev eth2 nodad
+ip -n "$B" addr add fd21::2/64 dev eth2 nodad
 itest_tmpdir W
 
 # Reports of the daemons (which run as their own users) land here; GCC's
@@ -76,11 +85,12 @@ export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_pa
 # logging_level 7: every argument of every debug line is evaluated, as
 # it was at any level before log_debug() became lazy (the overflow of
 # issue 11 item 3 was in such an argument).
-ITEST_PORTS="eth0 eth1" itest_conf "$W/ptp.conf" "$W" \
+ITEST_PORTS="eth0 eth1 eth2" itest_conf "$W/ptp.conf" "$W" \
 	delay_mechanism P2P logMinPdelayReqInterval -2 \
 	logging_level 7
 sed -i -e 's/^\[eth0\]$/[eth0]\nnetwork_transport L2/' \
-	-e 's/^\[eth1\]$/[eth1]\nnetwork_transport UDPv4/' "$W/ptp.conf"
+	-e 's/^\[eth1\]$/[eth1]\nnetwork_transport UDPv4/' \
+	-e 's/^\[eth2\]$/[eth2]\nnetwork_transport UDPv6/' "$W/ptp.conf"
 
 itest_start "$A" "$W/netd.log" "$NETD" -m -f "$W/ptp.conf"
 netd_pid=${itest_pids[-1]}
@@ -113,8 +123,8 @@ for p in json.load(sys.stdin)["ports"]:
 }
 
 # ---- 1. hostile clockd ------------------------------------------------------
-l2=$(port_of eth0); u4=$(port_of eth1)
-echo "INFO: netd ports: eth0 (L2) index $l2, eth1 (UDPv4) index $u4"
+l2=$(port_of eth0); u4=$(port_of eth1); u6=$(port_of eth2)
+echo "INFO: netd ports: eth0 (L2) $l2, eth1 (UDPv4) $u4, eth2 (UDPv6, MTU 1280) $u6"
 # refused PORT CLASS TYPE LEN WHY...: netd refuses the TxFrame and says why.
 refused() {
 	local port=$1 cls=$2 type=$3 len=$4 why=$5 out
@@ -133,6 +143,7 @@ refused "$u4" general 0xB 63 "shorter than its messageType's minimum"
 refused "$l2" general 0xD 48 "shorter than its messageType's minimum"
 refused "$u4" general 0xC 1473 "larger than one unfragmented frame"
 refused "$u4" general 0xB 1500 "larger than one unfragmented frame"
+refused "$u6" general 0xC 1453 "larger than one unfragmented frame"
 # at the limits they go out
 for c in "$u4 0xC 1472" "$l2 0xB 64" "$l2 0xD 54"; do
 	set -- $c
@@ -144,6 +155,48 @@ for c in "$u4 0xC 1472" "$l2 0xB 64" "$l2 0xD 54"; do
 		pass "hostile clockd: $3-octet type $2 on port $1 accepted"
 	fi
 done
+# Below netd's cap, above the link's MTU: the kernel refuses the datagram
+# (IPV6_DONTFRAG), netd reports the send failed, and nothing - no
+# fragment - reaches the peer.  1200 octets fit and arrive.
+# v6sniff SECONDS: IPv6 fragments and UDP datagrams to 319/320 seen on B.
+v6sniff() {
+	ip netns exec "$B" python3 -c '
+import socket, struct, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x86DD))
+s.bind(("eth2", 0x86DD))
+end = time.monotonic() + float(sys.argv[1]); frag = udp = 0
+print("READY", flush=True)
+while True:
+    left = end - time.monotonic()
+    if left <= 0:
+        break
+    s.settimeout(left)
+    try:
+        f = s.recv(4096)
+    except socket.timeout:
+        break
+    nh = f[14 + 6]
+    if nh == 44:
+        frag += 1
+    elif nh == 17 and struct.unpack(">H", f[14 + 40 + 2:14 + 40 + 4])[0] in (319, 320):
+        udp += 1
+print("SNIFF frag=%d ptp=%d" % (frag, udp))' "$1"
+}
+for c in "1400 TXTS_SEND_FAILED frag=0 ptp=0" "1200 TXTS_OK frag=0 ptp=1"; do
+	set -- $c
+	v6sniff 3 >"$W/sniff6.out" 2>&1 &
+	sp=$!
+	itest_wait_log "$W/sniff6.out" READY 5 || true
+	out=$(ip netns exec "$A" "$CLIENT" send "$W/netd.sock" --port "$u6" \
+		--class event --want-ts --hex "$(hexmsg 0x0 "$1")" 2>&1)
+	wait "$sp"
+	if grep -q "status=$2" <<<"$out" && grep -q "SNIFF $3 $4" "$W/sniff6.out"; then
+		pass "UDPv6 MTU 1280: a $1-octet payload: $2, peer saw $3 $4"
+	else
+		fail "UDPv6 MTU 1280: a $1-octet payload"; echo "$out"; cat "$W/sniff6.out"
+	fi
+done
+alive netd "$netd_pid"
 for c in nonptp wrongclass badport badlen oversize garbage nohello version \
     unicast nan gents empty; do
 	if out=$(ip netns exec "$A" "$CLIENT" hostile "$W/netd.sock" "$c" 2>&1); then
@@ -157,7 +210,7 @@ done
 # ---- the real clockd ------------------------------------------------------
 itest_start "$A" "$W/clockd.log" "$CLOCKD" -m -f "$W/ptp.conf"
 clockd_pid=${itest_pids[-1]}
-if ! itest_wait_log "$W/clockd.log" 'port 2 .* to ' 15; then
+if ! itest_wait_log "$W/clockd.log" 'port 3 .* to ' 15; then
 	fail "clockd did not bring its ports up"; tail -20 "$W/clockd.log"; exit 1
 fi
 
