@@ -16,7 +16,8 @@
 #      socket: each is admitted at most CTLSOCK_PER_UID (2), the refused
 #      ones read the BUSY error (not a reset); while they hold them root's
 #      `ptpctl status`, `ptpctl set priority1` and `ptpctl netd` work, and
-#      nobody's `ptpctl status` prints "busy".
+#      nobody's `ptpctl status` prints "busy"; root can hold five (the
+#      fifth evicts the unprivileged connection idle the longest).
 #
 #   BUILD=build/default tests/integration/local_abuse.sh
 set -uo pipefail
@@ -197,12 +198,27 @@ if [ "$rc" != 0 ] && grep -qi 'busy' "$d/status-nobody.out"; then
 else
 	fail "nobody's ptpctl status while it holds 2: exit $rc: $(cat "$d/status-nobody.out")"
 fi
+# Root holding five: four reserved slots, and the fifth evicts the
+# unprivileged connection idle the longest (all 16 are taken then).
+l=$(ip netns exec "$a" "$PY" "$here/ctl_abuse.py" "$d/clockd/ctl.sock" 1 "$ver" hold 5 2>&1)
+if grep -q 'admitted=5 busy=0' <<<"$l" && grep -q 'dropped to make room for uid 0' "$d/clockd.log"; then
+	pass "root holds 5 with 12 unprivileged connections in place (one evicted): $l"
+else
+	fail "root holding 5: $l"
+fi
 for p in "${holders[@]}"; do kill "$p" 2>/dev/null; done
 for p in "${holders[@]}"; do wait "$p" 2>/dev/null; done
 if kill -0 "$netd_pid" 2>/dev/null; then
 	pass "netd still running after the abuse"
 else
 	fail "netd died"
+fi
+# With --enable-sanitizers builds: no report from either daemon.
+if grep -qE 'Sanitizer|runtime error' "$d/netd.log" "$d/clockd.log"; then
+	fail "sanitizer report in the daemons' logs"
+	grep -hE -A5 'Sanitizer|runtime error' "$d/netd.log" "$d/clockd.log" | head -n 30
+else
+	pass "no sanitizer report in netd's or clockd's log"
 fi
 
 [ "$itest_fails" = 0 ] && echo "local_abuse: all passed" || echo "local_abuse: $itest_fails failed"
