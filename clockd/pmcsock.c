@@ -80,7 +80,8 @@ pmcsock_apply(struct clockd *c, const struct mgmt_set *set, const char *who)
 	case MGMT_SET_NONE:
 		return;
 	}
-	log_info("management SET %s %u by %s%s",
+	/* Any local user may send SETs (and be refused) in a loop. */
+	log_rl(LOG_LVL_INFO, "management SET %s %u by %s%s",
 	    set->what == MGMT_SET_PRIORITY1 ? "PRIORITY1" : "PRIORITY2",
 	    (unsigned)set->value, who, rc == 0 ? "" : ": refused");
 }
@@ -236,7 +237,7 @@ pmcsock_emit_local(void *arg, const uint8_t *msg, size_t len)
 			    "/run/ptpsep/pmc/NAME, a setgid directory)",
 			    pp->addr.sun_path);
 		} else {
-			log_debug("pmc_socket: reply to %s: %s",
+			log_rl(LOG_LVL_DEBUG, "pmc_socket: reply to %s: %s",
 			    pp->addr.sun_path, strerror(errno));
 		}
 		return -1;
@@ -280,7 +281,8 @@ pmcsock_ev_read(evutil_socket_t fd, short what, void *arg)
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK &&
 			    errno != EINTR)
-				log_warn("pmc_socket: recvmsg");
+				log_rl(LOG_LVL_WARN, "pmc_socket: recvmsg: %s",
+				    strerror(errno));
 			return;
 		}
 		pp.addrlen = mh.msg_namelen;
