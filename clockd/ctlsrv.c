@@ -444,8 +444,10 @@ ctlsrv_set(struct ctlsrv *s, struct ctlsock_client *cl,
 	int rc = -1;
 
 	if (!ctlsock_peer_is_admin(peer, s->have_admin_gid, s->admin_gid)) {
-		log_info("ptpctl set refused: uid %u (pid %d) is not root nor "
-		    "in admin_group", (unsigned)peer->uid, (int)peer->pid);
+		/* Any local user can ask again and again: rate-limited. */
+		log_rl(LOG_LVL_INFO, "ptpctl set refused: uid %u (pid %d) is "
+		    "not root nor in admin_group", (unsigned)peer->uid,
+		    (int)peer->pid);
 		return ctlsock_error(cl,
 		    PTPSEP__ERROR_CODE__ERROR_PERMISSION_DENIED,
 		    "changing settings needs root or admin_group");
