@@ -19,6 +19,11 @@
  *   - fstatat(..., AT_SYMLINK_NOFOLLOW) then checks that the name in that
  *     directory is a socket with that owner and mode.
  *
+ * Trusted, not checked: the directories above the socket's (/run, /tmp):
+ * bind() still takes the whole path, so whoever may rename one of them
+ * could make the node appear elsewhere; the fstatat() in the opened
+ * directory then fails and the socket is refused.
+ *
  * Errors come back as -errno with a sentence in why (for the log).
  */
 #ifndef PTPSEP_SOCKPATH_H
