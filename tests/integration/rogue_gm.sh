@@ -13,7 +13,10 @@
 #   2. allow_step 0: the same, with clock_refusal step_not_allowed;
 #   3. a master 5 ms away and max_step_ns 1000000: the slave slews until
 #      the offset is within max_step_ns, then steps, and locks; the
-#      master's Announce says currentUtcOffsetValid (ARB timescale).
+#      master's Announce says currentUtcOffsetValid (ARB timescale);
+#   4. a grandmaster on the PTP timescale (tai_gm.py: TAI time stamps,
+#      currentUtcOffset 37): the slave on a UTC clock takes the 37 s off
+#      its offsets (7.2.4) instead of stepping by them.
 # Before clockd knew netd's bounds, case 1 stepped by -10^18 ns at the
 # first estimate (and again after every reconnect) and reported locked.
 #
@@ -23,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 CTL=$BUILD/ctl/ptpctl
 RUN_S=${RUN_S:-40}
-CASES=${CASES:-"toolarge nostep slew"}	# a subset, to look at one
+CASES=${CASES:-"toolarge nostep slew tai"}	# a subset, to look at one
 MAXF=100000		# max_freq_ppb of the slave: 100 us/s
 ROGUE=1000000000000000000
 
@@ -110,52 +113,84 @@ print(abs(ob - oa), int(f * (tb - ta + 2)) + 1000000)' "$oa" "$ob" "$ta" "$tb" "
 	rogue_case toolarge "$ROGUE" step_too_large max_step_ns 1000000
 [[ " $CASES " = *" nostep "* ]] &&
 	rogue_case nostep "$ROGUE" step_not_allowed allow_step 0
-if [[ " $CASES " != *" slew "* ]]; then
-	echo "rogue_gm: $itest_fails failure(s)"
-	[ "$itest_fails" = 0 ]
-	exit
-fi
-
 # ---- 3. slew into the step bound, step, lock --------------------------
-m="rg$$nm"; s="rg$$ns"
-itest_pair "$m" "$s"
-itest_tmpdir md
-itest_tmpdir sd
-itest_conf "$md/ptp.conf" "$md" network_transport L2 priority1 100 \
-	virtual_clock_offset_ns 5000000
-itest_conf "$sd/ptp.conf" "$sd" network_transport L2 clientOnly 1 \
-	max_step_ns 1000000
-itest_daemons "$m" "$md" "$md/ptp.conf" || exit 1
-itest_daemons "$s" "$sd" "$sd/ptp.conf" || exit 1
-if itest_wait_log "$sd/clockd.log" ' s2 freq' 120; then
-	st=$(grep -o 'stepping the clock by [-+0-9]* ns' "$sd/clockd.log" | head -1)
-	if grep -q 'beyond max_step_ns' "$sd/clockd.log" && [ -n "$st" ] &&
-	   python3 -c 'import sys; sys.exit(abs(int(sys.argv[1])) > 1000000)' "$(awk '{print $5}' <<<"$st")"; then
-		pass "5 ms off, max_step_ns 1 ms: slewed, then $st, then locked"
-	else
-		fail "5 ms off: no slew then step within 1 ms before the lock ($st)"
-		grep -E 'stepping|max_step|slewed' "$sd/clockd.log" | head
-	fi
-	j=$(status "$s" "$sd")
-	[ "$(field "$j" clock_refusal)" = none ] &&
-		pass "locked: clock_refusal none" ||
-		fail "locked, but clock_refusal '$(field "$j" clock_refusal)'"
-	# Our grandmaster on a virtual clock counts UTC: ARB timescale, and
-	# the utc_offset it announces is marked valid (8.2.4); a UTC slave
-	# under an ARB master applies no UTC offset (offsets stay small).
-	tp=$(ip netns exec "$s" "$CTL" -f "$sd/ptp.conf" --json datasets time-properties | tr -d '\n')
-	if python3 -c '
+if [[ " $CASES " = *" slew "* ]]; then
+	m="rg$$nm"; s="rg$$ns"
+	itest_pair "$m" "$s"
+	itest_tmpdir md
+	itest_tmpdir sd
+	itest_conf "$md/ptp.conf" "$md" network_transport L2 priority1 100 \
+		virtual_clock_offset_ns 5000000
+	itest_conf "$sd/ptp.conf" "$sd" network_transport L2 clientOnly 1 \
+		max_step_ns 1000000
+	itest_daemons "$m" "$md" "$md/ptp.conf" || exit 1
+	itest_daemons "$s" "$sd" "$sd/ptp.conf" || exit 1
+	if itest_wait_log "$sd/clockd.log" ' s2 freq' 120; then
+		st=$(grep -o 'stepping the clock by [-+0-9]* ns' "$sd/clockd.log" | head -1)
+		if grep -q 'beyond max_step_ns' "$sd/clockd.log" && [ -n "$st" ] &&
+		   python3 -c 'import sys; sys.exit(abs(int(sys.argv[1])) > 1000000)' "$(awk '{print $5}' <<<"$st")"; then
+			pass "5 ms off, max_step_ns 1 ms: slewed, then $st, then locked"
+		else
+			fail "5 ms off: no slew then step within 1 ms before the lock ($st)"
+			grep -E 'stepping|max_step|slewed' "$sd/clockd.log" | head
+		fi
+		j=$(status "$s" "$sd")
+		[ "$(field "$j" clock_refusal)" = none ] &&
+			pass "locked: clock_refusal none" ||
+			fail "locked, but clock_refusal '$(field "$j" clock_refusal)'"
+		# Our grandmaster on a virtual clock counts UTC: ARB timescale, and
+		# the utc_offset it announces is marked valid (8.2.4); a UTC slave
+		# under an ARB master applies no UTC offset (offsets stay small).
+		tp=$(ip netns exec "$s" "$CTL" -f "$sd/ptp.conf" --json datasets time-properties | tr -d '\n')
+		if python3 -c '
 import json, sys
 t = json.loads(sys.argv[1])
 t = t.get("time_properties", t)
 sys.exit(not (t["current_utc_offset"] == 37 and t["current_utc_offset_valid"] is True and t["ptp_timescale"] is False))' "$tp"; then
-		pass "the slave's timePropertiesDS: currentUtcOffset 37, currentUtcOffsetValid, ARB timescale"
+			pass "the slave's timePropertiesDS: currentUtcOffset 37, currentUtcOffsetValid, ARB timescale"
+		else
+			fail "the slave's timePropertiesDS: $tp"
+		fi
 	else
-		fail "the slave's timePropertiesDS: $tp"
+		fail "5 ms off, max_step_ns 1 ms: the slave did not lock"
+		tail -20 "$sd/clockd.log"
 	fi
-else
-	fail "5 ms off, max_step_ns 1 ms: the slave did not lock"
-	tail -20 "$sd/clockd.log"
+	itest_stop
+fi
+
+# ---- 4. a grandmaster on the PTP timescale (TAI) ----------------------
+# tai_gm.py plays it: ptpTimescale, currentUtcOffset 37 (valid), TAI time
+# stamps.  The slave's virtual clock counts UTC, in step with the system
+# clock: with currentUtcOffset taken off (as ptp4l's clock_utc_correct),
+# its offsets are microseconds; without, -37 s, and it steps by +37 s.
+if [[ " $CASES " = *" tai "* ]]; then
+	m="rg$$tm"; s="rg$$ts"
+	itest_pair "$m" "$s"
+	itest_tmpdir sd
+	itest_conf "$sd/ptp.conf" "$sd" network_transport L2 clientOnly 1
+	ip netns exec "$m" python3 "$here/tai_gm.py" eth0 60 >"$sd/tai_gm.log" 2>&1 &
+	itest_pids+=($!)
+	itest_start "$s" "$sd/netd.log" "$NETD" -m -f "$sd/ptp.conf"
+	itest_wait_file "$sd/netd.sock" 10 || fail "netd did not start"
+	itest_start "$s" "$sd/clockd.log" "$CLOCKD" -m -f "$sd/ptp.conf"
+	if itest_wait_log "$sd/clockd.log" 'master offset' 30; then
+		sleep 25
+		read -r n big maxabs < <(grep 'master offset' "$sd/clockd.log" |
+			awk '{o=$4; if (o<0) o=-o; n++; if (o>=1000000) k++; if (o>m) m=o} END {print n+0, k+0, m+0}')
+		step=$(grep -o 'stepping the clock by [-+0-9]* ns' "$sd/clockd.log" | awk '{o=$5; if (o<0) o=-o; if (o>m) m=o} END {print m+0}')
+		utc=$(grep -o 'UTC offset now.*' "$sd/clockd.log" | head -1)
+		echo "INFO: tai: $n offsets, $big over 1 ms, max |offset| $maxabs ns, largest step ${step:-0} ns ${utc:+($utc)}"
+		if [ "$n" -ge 10 ] && [ "$big" = 0 ] && [ "${step:-0}" -lt 1000000 ]; then
+			pass "a UTC slave under a TAI grandmaster: offsets within 1 ms (max $maxabs ns), no 37 s step"
+		else
+			fail "a UTC slave under a TAI grandmaster: $n offsets, $big over 1 ms, largest step ${step:-0} ns"
+			grep -E 'master offset|stepping' "$sd/clockd.log" | head -5
+		fi
+	else
+		fail "tai: the slave measured no offset"; tail -20 "$sd/clockd.log"
+		cat "$sd/tai_gm.log"
+	fi
+	itest_stop
 fi
 
 echo "rogue_gm: $itest_fails failure(s)"
