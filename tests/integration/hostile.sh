@@ -34,6 +34,8 @@
 # the test.  The test client and ptpctl come from BUILD.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# SAN_BUILD alone: the helpers from there too.
+BUILD=${BUILD:-${SAN_BUILD:-}}
 . "$here/lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
