@@ -24,7 +24,8 @@ while read -r k; do
 done <<<"$keys"
 [ "$missing" = 0 ] && echo "PASS: ptpsep.conf.5 lists all $n keys" ||
 	fails=$((fails + 1))
-listed=$(sed -n '/^\.SH KEYS/,/^\.SH FILES/p' "$page" | grep -c '^\.TP')
+# The KEYS section ends at the next .SH, whatever it is.
+listed=$(awk '/^\.SH /{in_keys = ($2 == "KEYS")} in_keys' "$page" | grep -c '^\.TP')
 if [ "$listed" = "$n" ]; then
 	echo "PASS: $listed entries, one per key"
 else
