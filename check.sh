@@ -147,6 +147,14 @@ if [ $quick = 0 ]; then
 		[ "${t##*/}" = lib.sh ] && continue	# helpers, not a test
 		run_timed_step "$t" env BUILD="$top/build/default" bash "$t"
 	done
+	# The hostile cases once more against the ASan+UBSan daemons (built
+	# above with -fno-sanitize-recover=all): a sanitizer report, or a
+	# daemon that died, fails the step.  SAN_BUILD makes each of these
+	# scripts start the daemons from that build.
+	for t in tests/integration/hostile.sh; do
+		run_step "$t (ASan+UBSan daemons)" env BUILD="$top/build/default" \
+			SAN_BUILD="$top/build/sanitizers" bash "$t"
+	done
 fi
 
 # The reasons, where CI shows only the end of the output.
