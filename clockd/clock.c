@@ -448,10 +448,26 @@ static void
 clock_adjfreq_send(struct clockd *c, double ppb)
 {
 	c->adj_pending = 0;
-	c->adj_sent = 1;
-	c->adj_last = clock_mono_ns();
-	(void)netd_clock_adjfreq(c->netd, ++c->clock_req_id, ppb);
+	c->adj_inflight = ++c->clock_req_id;
+	(void)netd_clock_adjfreq(c->netd, c->adj_inflight, ppb);
 	cpol_sanity_set_freq(&c->sanity, ppb);
+}
+
+/* Arm the rate limit's timer for when the next change may go. */
+static void
+clock_adj_arm(struct clockd *c)
+{
+	int64_t left = c->min_adj_interval_ns -
+	    (clock_mono_ns() - c->adj_last);
+	struct timeval tv = { 0, 0 };
+
+	if (c->t_adj == NULL || evtimer_pending(c->t_adj, NULL))
+		return;
+	if (left > 0) {
+		tv.tv_sec = (time_t)(left / 1000000000LL);
+		tv.tv_usec = (suseconds_t)(left % 1000000000LL / 1000 + 1);
+	}
+	evtimer_add(c->t_adj, &tv);
 }
 
 /* The rate limit's timer: the newest frequency, now that it may go. */
@@ -462,37 +478,45 @@ clock_ev_adj(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (c->adj_pending && netd_client_ready(c->netd))
+	if (c->adj_pending && !c->adj_inflight && netd_client_ready(c->netd))
 		clock_adjfreq_send(c, c->freq_ppb);
 }
 
 /*
  * Set the frequency, never two changes closer than netd's
- * min_adj_interval_ms (it would refuse the second): a change due sooner
- * waits, and only the newest of those waiting is sent.
+ * min_adj_interval_ms (it would refuse the second, RATE_LIMITED): a change
+ * due sooner waits, and only the newest of those waiting is sent.  The
+ * interval counts from netd's reply to the last change, which comes after
+ * netd applied it: counted from the send, a request that reaches netd
+ * faster than the one before would be refused.  One change is in flight
+ * at a time.
  */
 static void
 clock_adjfreq(struct clockd *c, double ppb)
 {
-	int64_t since = clock_mono_ns() - c->adj_last;
-	struct timeval tv;
-	int64_t left;
-
 	c->freq_ppb = ppb;
-	if (!c->adj_sent || c->min_adj_interval_ns == 0 ||
-	    since >= c->min_adj_interval_ns) {
+	c->adj_pending = 1;
+	if (c->adj_inflight)
+		return;		/* the reply arms the timer */
+	if (!c->adj_done || c->min_adj_interval_ns == 0 ||
+	    clock_mono_ns() - c->adj_last >= c->min_adj_interval_ns) {
 		if (c->t_adj != NULL)
 			evtimer_del(c->t_adj);
 		clock_adjfreq_send(c, ppb);
 		return;
 	}
-	c->adj_pending = 1;
-	if (c->t_adj == NULL || evtimer_pending(c->t_adj, NULL))
-		return;
-	left = c->min_adj_interval_ns - since;
-	tv.tv_sec = (time_t)(left / 1000000000LL);
-	tv.tv_usec = (suseconds_t)(left % 1000000000LL / 1000 + 1);
-	evtimer_add(c->t_adj, &tv);
+	clock_adj_arm(c);
+}
+
+/* netd answered the frequency change in flight. */
+static void
+clock_adj_replied(struct clockd *c)
+{
+	c->adj_inflight = 0;
+	c->adj_done = 1;
+	c->adj_last = clock_mono_ns();
+	if (c->adj_pending)
+		clock_adj_arm(c);
 }
 
 static void
@@ -683,7 +707,8 @@ clock_cb_connected(void *arg, const Ptpsep__Netd__PortList *pl)
 	/* netd said its bounds anew: what it refused before may differ. */
 	c->refused_step_ns = 0;
 	c->step_retry_at = 0;
-	c->adj_sent = 0;
+	c->adj_done = 0;
+	c->adj_inflight = 0;
 	clock_refuse(c, CR_NONE, 0);
 	for (i = 0; i < pl->n_ports; i++)
 		if (pl->ports[i]->clock_identity.len == PTP_CLOCK_ID_LEN) {
@@ -738,6 +763,7 @@ clock_cb_disconnected(void *arg)
 	c->servo_state = SERVO_UNLOCKED;
 	c->slewing = 0;
 	c->adj_pending = 0;
+	c->adj_inflight = 0;
 	if (c->t_adj != NULL)
 		evtimer_del(c->t_adj);
 	clock_refuse(c, CR_NETD_UNREACHABLE, 0);
@@ -852,6 +878,8 @@ clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
 		}
 		return;
 	}
+	if (r->id == c->adj_inflight)
+		clock_adj_replied(c);
 	if (!ok) {
 		clock_refuse(c, clock_refusal_of(r->reason), c->last_offset);
 	} else if (!c->slewing && c->refusal != CR_NONE &&

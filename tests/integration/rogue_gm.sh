@@ -16,7 +16,9 @@
 #      master's Announce says currentUtcOffsetValid (ARB timescale);
 #   4. a grandmaster on the PTP timescale (tai_gm.py: TAI time stamps,
 #      currentUtcOffset 37): the slave on a UTC clock takes the 37 s off
-#      its offsets (7.2.4) instead of stepping by them.
+#      its offsets (7.2.4) instead of stepping by them;
+#   5. min_adj_interval_ms 1500 with Syncs every second: the slave locks
+#      and netd refuses none of its frequency changes (RATE_LIMITED).
 # Before clockd knew netd's bounds, case 1 stepped by -10^18 ns at the
 # first estimate (and again after every reconnect) and reported locked.
 #
@@ -26,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 CTL=$BUILD/ctl/ptpctl
 RUN_S=${RUN_S:-40}
-CASES=${CASES:-"toolarge nostep slew tai"}	# a subset, to look at one
+CASES=${CASES:-"toolarge nostep slew tai ratelimit"}	# a subset, to look at one
 MAXF=100000		# max_freq_ppb of the slave: 100 us/s
 ROGUE=1000000000000000000
 
@@ -189,6 +191,41 @@ if [[ " $CASES " = *" tai "* ]]; then
 	else
 		fail "tai: the slave measured no offset"; tail -20 "$sd/clockd.log"
 		cat "$sd/tai_gm.log"
+	fi
+	itest_stop
+fi
+
+# ---- 5. min_adj_interval_ms longer than the Sync interval --------------
+# netd refuses a frequency change closer than min_adj_interval_ms to the
+# last one (RATE_LIMITED); clockd holds each back and sends the newest.
+if [[ " $CASES " = *" ratelimit "* ]]; then
+	m="rg$$rm"; s="rg$$rs"
+	itest_pair "$m" "$s"
+	itest_tmpdir md
+	itest_tmpdir sd
+	itest_conf "$md/ptp.conf" "$md" network_transport L2 priority1 100
+	itest_conf "$sd/ptp.conf" "$sd" network_transport L2 clientOnly 1 \
+		virtual_clock_offset_ns 1000000 virtual_clock_freq_ppb 20000 \
+		min_adj_interval_ms 1500
+	itest_daemons "$m" "$md" "$md/ptp.conf" || exit 1
+	itest_daemons "$s" "$sd" "$sd/ptp.conf" || exit 1
+	if itest_wait_log "$sd/clockd.log" ' s2 freq' 90; then
+		sleep 15
+		ref=$(ip netns exec "$s" "$CTL" -f "$sd/ptp.conf" --json netd |
+			python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["refused"]))')
+		j=$(status "$s" "$sd")
+		echo "INFO: ratelimit: netd's clock refusals $ref; servo_state $(field "$j" servo_state)"
+		if [ -n "$ref" ] && ! grep -qi rate <<<"$ref" &&
+		   ! grep -q 'rate-limited' "$sd/clockd.log" &&
+		   [ "$(field "$j" servo_state)" = locked ]; then
+			pass "min_adj_interval_ms 1500 with 1 s Syncs: locked, netd refused no frequency change"
+		else
+			fail "min_adj_interval_ms 1500: refusals $ref, servo_state $(field "$j" servo_state)"
+			grep -E 'rate|refused' "$sd/clockd.log" | head -3
+		fi
+	else
+		fail "min_adj_interval_ms 1500: the slave did not lock"
+		tail -10 "$sd/clockd.log"
 	fi
 	itest_stop
 fi
