@@ -1,0 +1,218 @@
+#!/bin/bash
+# gm_offset.sh - a free-running ptp4l slave must see the same mean offset
+# of our grandmaster as of a ptp4l grandmaster (issue 11, item 14: it saw
+# ours ~0.5 us (E2E) to ~1.3 us (P2P) further ahead, with a longer path
+# delay: our software TX timestamps were taken ~1 us before ptp4l's would
+# be, see netd/tstamp.c, "TX timestamps and the event loop").
+#
+# For each delay mechanism (E2E, P2P) two pairs run in the same window,
+# each on its own veth between two namespaces, L2, software time stamps,
+# logSyncInterval LOGSYNC (-4) and the delay requests as often:
+#
+#   ours   our grandmaster (priority1 100, virtual clock = CLOCK_REALTIME)
+#          -> ptp4l slave (slaveOnly 1, free_running 1)
+#   ptp4l  ptp4l grandmaster (priority1 100) -> ptp4l slave, the same
+#
+# Both grandmasters and both slaves run on CLOCK_REALTIME, so what a slave
+# measures is the link as software time stamps see it; the link and the
+# slave are the same kind in both pairs, so the grandmasters' time stamps
+# must give the same mean.
+#
+# ptp4l 3.1 prints one offset a second at most (freq_est_interval >= 0),
+# too few for a mean to within 100 ns in a minute on a busy machine.  So
+# the slave's offsets are also taken at every Sync from a capture on the
+# slave's interface: the capture's time stamp of a received frame is the
+# very software time stamp ptp4l gets (both read the skb's), so for Sync i
+# the slave's offset is  t2_i - t1_i - D,  t1_i from the Follow_Up, D the
+# slave's mean path delay over the window (from its log).  For P2P the one
+# way time of the Pdelay_Resp, t4 - t3 (t3 from the Pdelay_Resp_Follow_Up),
+# is the responder's share of D and is compared as well.
+#
+# Over MEASURE (60) s after each slave's FREE_SKIP-th printed sample (its
+# path delay filter full), spikes (late frames: |x - median| > 6 x mean
+# |x - median| and > 2 us, at most 5%) are left out of the capture's
+# figures; the printed ones give the slave's mean path delay D (and the
+# printed mean offset, shown).  sync.sh bounds their stability.  Then,
+# ours against ptp4l's (the bounds come from runs on this 2-core VM
+# shared with six builds; "A/A" is this test with a ptp4l grandmaster on
+# both sides, i.e. the noise between two pairs):
+#   E2E: per-Sync mean offset within E2E_TOL (400) ns.  Before the fix
+#        +687, +840 ns; after +115, +132, +265, +251; A/A 8, 86.
+#   E2E: mean path delay (printed) within DELAY_TOL (450) ns.  Before
+#        +655, +840; after +123, +103, +321, +258.
+#   P2P: mean one-way time t4 - t3 of the Pdelay_Resp within RESP_TOL
+#        (400) ns.  Before +527, +493; after +237, +203, +261, +263;
+#        A/A 37, 68.
+#   P2P: the per-Sync mean offset is shown, not bound: before +2307, after
+#        -160, +391, +1764, but A/A 134 and 1066: a P2P Sync's one-way
+#        time sits on plateaus up to a microsecond apart for a whole run,
+#        between two ptp4l pairs too.  Sync's t1 is the same code as in
+#        E2E, where it is bound.
+# The issue asks for 100 ns.  What is left after the fix, ~120-260 ns (our
+# t1/t3 still that much before ptp4l's would be), is not the error-queue
+# wake-up the fix removed, and is not found yet; these bounds catch the
+# wake-up coming back, not the rest.
+#
+#   BUILD=build/default tests/interop/gm_offset.sh [E2E|P2P]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+iop_need
+
+MEASURE=${MEASURE:-60}
+LOCK_TIMEOUT=${LOCK_TIMEOUT:-60}
+FREE_SKIP=${FREE_SKIP:-10}
+LOGSYNC=${LOGSYNC:--4}
+E2E_TOL=${E2E_TOL:-400}
+DELAY_TOL=${DELAY_TOL:-450}
+RESP_TOL=${RESP_TOL:-400}
+
+dms=(${1:-E2E P2P})
+declare -A c_log c_from c_cap c_capid c_pmean c_delay c_smean c_rmean
+ids=()
+n=0
+
+# start_pair ID GM(ours|ptp4l) DELAY
+start_pair() {
+	local id=$1 gm=$2 dm=$3 mns sns md sd
+	mns="go$$m$n"; sns="go$$s$n"; n=$((n + 1))
+	itest_pair "$mns" "$sns"
+	itest_tmpdir md
+	itest_tmpdir sd
+	local common=(network_transport L2 delay_mechanism "$dm"
+		logSyncInterval "$LOGSYNC" logMinDelayReqInterval "$LOGSYNC"
+		logMinPdelayReqInterval "$LOGSYNC" logAnnounceInterval 0)
+	c_cap[$id]=$sd/capture.pcapng
+	iop_capture_start "$sns" eth0 "${c_cap[$id]}" || return 1
+	c_capid[$id]=$iop_capture_pid
+	if [ "$gm" = ours ]; then
+		itest_conf "$md/ptp.conf" "$md" "${common[@]}" priority1 100
+		itest_daemons "$mns" "$md" "$md/ptp.conf" || return 1
+	else
+		iop_ptp4l_conf "$md/ptp4l.conf" "$md" "${common[@]}" priority1 100
+		iop_ptp4l "$mns" "$md" eth0 || return 1
+	fi
+	# summary_interval as the Sync interval: one line per estimate, not
+	# a summary of several.
+	iop_ptp4l_conf "$sd/ptp4l.conf" "$sd" "${common[@]}" slaveOnly 1 \
+		freq_est_interval 0 summary_interval "$LOGSYNC"
+	iop_ptp4l "$sns" "$sd" eth0 || return 1
+	c_log[$id]=$sd/ptp4l.log
+	ids+=("$id")
+}
+
+# capture_stats ID FROM_EPOCH TO_EPOCH DELAY: from the slave's capture, the
+# per-Sync offsets t2 - t1 - DELAY and (P2P) the Pdelay_Resp one-way times
+# t4 - t3 in the window; prints "syncs spikes mean resps spikes mean".
+capture_stats() {
+	"$TSHARK" -r "${c_cap[$1]}" -n -Y 'eth.type == 0x88f7' -T fields \
+		-e frame.time_epoch -e ptp.v2.messagetype -e ptp.v2.sequenceid \
+		-e ptp.v2.fu.preciseorigintimestamp.seconds \
+		-e ptp.v2.fu.preciseorigintimestamp.nanoseconds \
+		-e ptp.v2.pdfu.responseorigintimestamp.seconds \
+		-e ptp.v2.pdfu.responseorigintimestamp.nanoseconds \
+		-e ptp.v2.correction.ns -e eth.src -e eth.dst 2>/dev/null |
+	python3 -c '
+import sys
+t0, t1, delay = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+mine = sys.argv[4]
+def ns(s):
+    a, _, b = s.partition(".")
+    return int(a) * 10**9 + int((b + "000000000")[:9])
+rx = {}; tx = {}
+for line in sys.stdin:
+    f = line.rstrip("\n").split("\t")
+    if len(f) < 10 or f[8] == mine:
+        continue                # only what the grandmaster sent
+    mt, seq = int(f[1], 16), f[2]
+    if mt in (0, 3):            # Sync, Pdelay_Resp: arrival = slave t2/t4
+        rx[(mt, seq)] = ns(f[0])
+    elif mt == 8 and f[3]:      # Follow_Up: t1
+        tx[(0, seq)] = int(f[3]) * 10**9 + int(f[4]) + int(f[7] or 0)
+    elif mt == 10 and f[5]:     # Pdelay_Resp_Follow_Up: t3
+        tx[(3, seq)] = int(f[5]) * 10**9 + int(f[6])
+def stats(mt, sub):
+    v = [rx[k] - tx[k] - sub for k in rx
+         if k[0] == mt and k in tx and t0 * 1e9 <= rx[k] <= t1 * 1e9]
+    if not v:
+        return "0 0 nan"
+    s = sorted(v); med = s[len(s) // 2]
+    thr = max(6 * sum(abs(x - med) for x in v) / len(v), 2000)
+    keep = [x for x in v if abs(x - med) <= thr]
+    return "%d %d %.0f" % (len(keep), len(v) - len(keep), sum(keep) / len(keep))
+print(stats(0, delay), stats(3, 0))
+' "$2" "$3" "$4" "$(ip netns exec "$5" cat /sys/class/net/eth0/address)"
+}
+
+for dm in "${dms[@]}"; do
+	for gm in ours ptp4l; do
+		start_pair "$dm/$gm" "$gm" "$dm" ||
+			{ fail "$dm/$gm: could not start"; exit 1; }
+	done
+done
+
+# Wait for each slave's FREE_SKIP-th sample, then measure MEASURE s more.
+t0=$SECONDS
+for id in "${ids[@]}"; do
+	until [ "$(grep -c 'master offset' "${c_log[$id]}")" -ge "$FREE_SKIP" ]; do
+		if ((SECONDS - t0 > LOCK_TIMEOUT)); then
+			fail "$id: ptp4l slave has no $FREE_SKIP samples after ${LOCK_TIMEOUT}s"
+			tail -15 "${c_log[$id]}"
+			exit 1
+		fi
+		sleep 1
+	done
+	c_from[$id]=$(($(grep -n 'master offset' "${c_log[$id]}" |
+		sed -n "${FREE_SKIP}p" | cut -d: -f1) - 1))
+done
+w0=$(date +%s.%N)
+echo "INFO: all slaves sampling after $((SECONDS - t0)) s; measuring $MEASURE s"
+sleep "$MEASURE"
+w1=$(date +%s.%N)
+
+k=0
+for id in "${ids[@]}"; do
+	iop_capture_stop "${c_capid[$id]}"
+	read -r np c_pmean[$id] c_delay[$id] <<<"$(tail -n +"$((c_from[$id] + 1))" \
+		"${c_log[$id]}" | awk '/master offset/ {
+		for (i = 1; i < NF; i++) { if ($i == "offset") o += $(i + 1)
+			if ($i == "delay") d += $(i + 1) }; n++ }
+		END { if (n) printf "%d %.0f %.0f\n", n, o / n, d / n
+			else print "0 nan nan" }')"
+	echo "INFO: $id: printed: $np samples, mean offset ${c_pmean[$id]} ns, mean path delay ${c_delay[$id]} ns"
+	[ "$np" -ge $((MEASURE / 2)) ] ||
+		fail "$id: the slave printed $np samples in ${MEASURE}s"
+	read -r ns nsp c_smean[$id] nr nrp c_rmean[$id] <<<"$(capture_stats \
+		"$id" "$w0" "$w1" "${c_delay[$id]}" "go$$s$k")"
+	k=$((k + 1))
+	echo "INFO: $id: capture: $ns Syncs ($nsp spikes) mean offset ${c_smean[$id]} ns; $nr Pdelay_Resp ($nrp spikes) mean t4 - t3 ${c_rmean[$id]} ns"
+	if [ "$ns" -lt $((MEASURE * 8)) ] || [ $((nsp * 20)) -gt "$ns" ]; then
+		fail "$id: capture has $ns Syncs in the window ($nsp spikes)"
+	fi
+done
+
+# within TAG A B TOL: PASS/FAIL on |A - B| < TOL (both numbers).
+within() {
+	if awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN { d = a - b; if (d < 0) d = -d
+	    exit !(a == a + 0 && b == b + 0 && d < t) }'; then
+		pass "$1: ours $2 ns, ptp4l's $3 ns: within $4 ns"
+	else
+		fail "$1: ours $2 ns, ptp4l's $3 ns: not within $4 ns"
+	fi
+}
+
+for dm in "${dms[@]}"; do
+	echo "INFO: $dm: printed mean offset ours ${c_pmean[$dm/ours]} ns, ptp4l's ${c_pmean[$dm/ptp4l]} ns"
+	if [ "$dm" = E2E ]; then
+		within "$dm: slave's mean offset at every Sync" \
+			"${c_smean[$dm/ours]}" "${c_smean[$dm/ptp4l]}" "$E2E_TOL"
+		within "$dm: slave's mean path delay" \
+			"${c_delay[$dm/ours]}" "${c_delay[$dm/ptp4l]}" "$DELAY_TOL"
+	else
+		within "$dm: mean one-way time of Pdelay_Resp (t4 - t3)" \
+			"${c_rmean[$dm/ours]}" "${c_rmean[$dm/ptp4l]}" "$RESP_TOL"
+		echo "INFO: $dm: slave's mean offset at every Sync: ours ${c_smean[$dm/ours]} ns, ptp4l's ${c_smean[$dm/ptp4l]} ns (not bound, see above)"
+	fi
+done
+echo "interop gm_offset: $itest_fails failure(s)"
+[ "$itest_fails" = 0 ]
