@@ -7,6 +7,7 @@
 # +80 ppm off.  Checks, in order:
 #   1. `ptpctl status --json` on the locked slave: port SLAVE, gm_identity
 #      = A's clock_identity (from `ptpctl status --json` on A, port MASTER),
+#      servo_state locked with clock_refusal none,
 #      and an offset and path delay that agree with S's own log lines;
 #   2. `ptpctl netd --json` counters rise with traffic;
 #   3. `ptpctl metrics` parses as OpenMetrics (prometheus_client's parser);
@@ -109,8 +110,12 @@ b_id=$(jget "$("$CTL" -f "$bd/ptp.conf" --json status)" 'j["clock_identity"]')
 	pass "S reports A ($a_id) as grandmaster" || fail "S: grandmaster is not A"
 [ "$(jget "$s_json" 'j["servo_state"]')" = locked ] &&
 	pass "S reports servo_state locked" || fail "S: servo not locked"
+[ "$(jget "$s_json" 'j["clock_refusal"]')" = none ] &&
+	pass "S reports clock_refusal none" ||
+	fail "S: clock_refusal '$(jget "$s_json" 'j["clock_refusal"]')' while locked"
 for k in clock_identity gm_identity offset_ns mean_path_delay_ns freq_ppb \
-	servo_state ports gm_clock_class steps_removed since_state_change_s; do
+	servo_state clock_refusal ports gm_clock_class steps_removed \
+	since_state_change_s; do
 	jget "$s_json" "j[\"$k\"]" >/dev/null 2>&1 || fail "status --json lacks $k"
 done
 [ "$(jget "$s_json" 'sorted(j["ports"][0].keys())')" = \
@@ -168,6 +173,8 @@ assert all(n.startswith("ptpsep_") for n in fams), "a name without ptpsep_"
 st = [s for s in fams["ptpsep_port_state"].samples]
 assert st and st[0].labels["state"] == "SLAVE" and st[0].value == 9, st
 assert fams["ptpsep_netd_rx_frames"].type == "counter"
+cr = fams["ptpsep_clock_refusal"].samples
+assert cr and cr[0].value == 0, cr	# none, while locked
 print("INFO: %d metric families, %d samples" % (len(fams),
       sum(len(f.samples) for f in fams.values())))
 EOF
