@@ -325,8 +325,9 @@ clock_t2_ok(const struct clockd *c, int64_t t2)
 		return 1;
 	/* Taken after the step: between the clock's time when netd answered
 	 * and that time plus what has elapsed since. */
-	return t2 >= c->step_now - STEP_GUARD_NS &&
-	    t2 <= c->step_now + since + STEP_GUARD_NS;
+	return t2 >= ptp_ns_sat_sub(c->step_now, STEP_GUARD_NS) &&
+	    t2 <= ptp_ns_sat_add(ptp_ns_sat_add(c->step_now, since),
+	    STEP_GUARD_NS);
 }
 
 /*
