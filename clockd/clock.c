@@ -616,12 +616,19 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 		return;		/* beyond int64 ns: no time of this era */
 	sane = cpol_sanity_sample(&c->sanity, t2_ns, clock_mono_ns());
 	if (sane != 0) {
-		/* sanity_freq_limit: as ptp4l, the servo starts over. */
+		/* sanity_freq_limit: as ptp4l, the servo starts over.  A
+		 * clock that stays insane would log every second: at most
+		 * one line a minute, with the count. */
 		c->insane++;
-		log_warnx("clock check: the clock jumped %s or runs %s than "
-		    "sanity_freq_limit allows; resetting the servo",
-		    sane > 0 ? "forward" : "back",
-		    sane > 0 ? "faster" : "slower");
+		if (c->insane_log_at == 0 ||
+		    clock_mono_ns() - c->insane_log_at >= REFUSAL_LOG_NS) {
+			c->insane_log_at = clock_mono_ns();
+			log_warnx("clock check: the clock jumped %s or runs %s "
+			    "than sanity_freq_limit allows; resetting the "
+			    "servo (%" PRIu64 " so far)",
+			    sane > 0 ? "forward" : "back",
+			    sane > 0 ? "faster" : "slower", c->insane);
+		}
 		servo_reset(c->servo);
 		c->servo_state = SERVO_UNLOCKED;
 	}

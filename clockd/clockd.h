@@ -225,6 +225,7 @@ struct clockd {
 	uint64_t		 slew_done_ns;	/* slewed to here: servo again */
 	struct cpol_sanity	 sanity;	/* sanity_freq_limit */
 	uint64_t		 insane;	/* sanity check failures */
+	int64_t			 insane_log_at;
 	int			 stepping;	/* a step is in flight */
 	uint64_t		 step_id;
 	int			 step_guard;	/* drop Syncs from before it */

@@ -20,7 +20,9 @@
 #      currentUtcOffset 37): the slave on a UTC clock takes the 37 s off
 #      its offsets (7.2.4) instead of stepping by them;
 #   5. min_adj_interval_ms 1500 with Syncs every second: the slave locks
-#      and netd refuses none of its frequency changes (RATE_LIMITED).
+#      and netd refuses none of its frequency changes (RATE_LIMITED);
+#   6. sanity_freq_limit 100000 and a clock 300 ppm fast: never locked
+#      (the servo starts over at every check, as in ptp4l); 0: it locks.
 # Before clockd knew netd's bounds, case 1 stepped by -10^18 ns at the
 # first estimate (and again after every reconnect) and reported locked.
 #
@@ -30,7 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 CTL=$BUILD/ctl/ptpctl
 RUN_S=${RUN_S:-50}
-CASES=${CASES:-"toolarge nostep slew tai ratelimit"}	# a subset, to look at one
+CASES=${CASES:-"toolarge nostep slew tai ratelimit sanity"}	# a subset, to look at one
 MAXF=100000		# max_freq_ppb of the slave: 100 us/s
 ROGUE=1000000000000000000
 
@@ -237,6 +239,38 @@ if [[ " $CASES " = *" ratelimit "* ]]; then
 		tail -10 "$sd/clockd.log"
 	fi
 	itest_stop
+fi
+
+# ---- 6. sanity_freq_limit -------------------------------------------------
+# The slave's clock runs 300 ppm fast (virtual_clock_freq_ppb) against
+# CLOCK_MONOTONIC, beyond sanity_freq_limit 100000 ppb: as in ptp4l
+# (clockcheck), the clock is taken for insane and the servo starts over at
+# every check, so it never locks; the key at 0 (off) locks the same clock.
+if [[ " $CASES " = *" sanity "* ]]; then
+	for lim in 100000 0; do
+		m="rg$$cm$lim"; s="rg$$cs$lim"
+		itest_pair "$m" "$s"
+		itest_tmpdir md
+		itest_tmpdir sd
+		itest_conf "$md/ptp.conf" "$md" network_transport L2 priority1 100
+		itest_conf "$sd/ptp.conf" "$sd" network_transport L2 clientOnly 1 \
+			virtual_clock_freq_ppb 300000 sanity_freq_limit "$lim"
+		itest_daemons "$m" "$md" "$md/ptp.conf" || exit 1
+		itest_daemons "$s" "$sd" "$sd/ptp.conf" || exit 1
+		itest_wait_log "$sd/clockd.log" ' s2 freq' 45
+		locked=$(grep -c ' s2 freq' "$sd/clockd.log")
+		checks=$(grep -c 'clock check:' "$sd/clockd.log")
+		echo "INFO: sanity_freq_limit $lim: $checks clock check line(s), $locked locked sample(s)"
+		if [ "$lim" != 0 ] && [ "$checks" -gt 0 ] && [ "$locked" = 0 ]; then
+			pass "sanity_freq_limit $lim, clock 300 ppm fast: insane, the servo starts over, never locked"
+		elif [ "$lim" = 0 ] && [ "$checks" = 0 ] && [ "$locked" -gt 0 ]; then
+			pass "sanity_freq_limit 0 (off): the same clock locks"
+		else
+			fail "sanity_freq_limit $lim: $checks clock check line(s), $locked locked sample(s)"
+			tail -5 "$sd/clockd.log"
+		fi
+		itest_stop
+	done
 fi
 
 echo "rogue_gm: $itest_fails failure(s)"
