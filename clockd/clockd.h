@@ -7,7 +7,8 @@
  * peer-delay responder), port_slave.c (Sync/Follow_Up/Delay and Pdelay
  * measurements that feed the servo), msg.c (building and sending
  * messages).  The pure decisions are fsm.c, bmc.c, foreign.c, servo*.c,
- * delay.c and filter.c; this layer only wires them to netd.
+ * delay.c, filter.c and clock_policy.c (what may be asked of netd's clock,
+ * UTC, sanity); this layer only wires them to netd.
  *
  * Time inside clockd is int64 ns in the timescale of netd's clock (netd
  * converts every timestamp before relaying it).

@@ -58,8 +58,11 @@ struct servo_params {
 	double clock_max_freq_ppb;
 	double max_frequency;
 	/*
-	 * Seconds, as in ptp4l.conf.  step_threshold 0.0: never step after the
-	 * first update; first_step_threshold 0.0: never step at all.
+	 * Seconds, as in ptp4l.conf.  first_step_threshold applies to the
+	 * first update only (JUMP above it), step_threshold to every update
+	 * after it; 0.0 turns either off.  Whether a JUMP may be carried out
+	 * (allow_step, max_step_ns) is the caller's business: clock.c slews
+	 * when it may not.
 	 */
 	double step_threshold;
 	double first_step_threshold;
