@@ -133,6 +133,23 @@ ctlsrv_quality(Ptpsep__ClockQuality *m, const struct ptp_clock_quality *q)
 	m->offset_scaled_log_variance = q->offset_scaled_log_variance;
 }
 
+/* Status.clock_refusal is enum clock_refusal as it is. */
+_Static_assert((int)CR_NONE ==
+    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_NONE &&
+    (int)CR_STEP_NOT_ALLOWED ==
+    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_STEP_NOT_ALLOWED &&
+    (int)CR_STEP_TOO_LARGE ==
+    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_STEP_TOO_LARGE &&
+    (int)CR_RATE_LIMITED ==
+    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_RATE_LIMITED &&
+    (int)CR_OUT_OF_BOUNDS ==
+    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_OUT_OF_BOUNDS &&
+    (int)CR_NETD_UNREACHABLE ==
+    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_NETD_UNREACHABLE &&
+    (int)CR_CLOCK_FAILED ==
+    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_CLOCK_FAILED,
+    "clock_policy.h and ctl.proto's ClockRefusal differ");
+
 static Ptpsep__Ctl__ServoState
 ctlsrv_servo_state(enum servo_state st)
 {
