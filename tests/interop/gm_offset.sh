@@ -48,10 +48,49 @@
 #        time sits on plateaus up to a microsecond apart for a whole run,
 #        between two ptp4l pairs too.  Sync's t1 is the same code as in
 #        E2E, where it is bound.
-# The issue asks for 100 ns.  What is left after the fix, ~120-260 ns (our
-# t1/t3 still that much before ptp4l's would be), is not the error-queue
-# wake-up the fix removed, and is not found yet; these bounds catch the
-# wake-up coming back, not the rest.
+# The issue asks for 100 ns.  What is left after the fix is not in where
+# netd stamps but in how fast the kernel runs the rest of the send after
+# the stamp (veth_xmit after skb_tx_timestamp(), up to the peer's
+# netif_rx()), which depends on what the CPU ran just before:
+#   - the Sync's t2 - t1 is bimodal: ~0.3-0.5 us when the send path is hot
+#     (it has just run), ~2.3-2.7 us when it is cold (a send after some
+#     ms of other work).  A stand-alone sender on a veth, same run: 0.45 us
+#     with an untimestamped frame sent just before, 2.3 us without.  Which
+#     regime a grandmaster is in depends on what it sends just before a
+#     Sync: a ptp4l P2P grandmaster sat at a median of 0.30 us for a whole
+#     run, the E2E one at 2.58 us; these are the "plateaus" above.
+#   - netd's way of sending is not slower in itself: in a stand-alone
+#     sender, netd's socket (bound to 0x88F7, OPT_ID, the TX request in
+#     a cmsg, out of epoll for the send) gave t2 - t1 35-240 ns shorter
+#     than a ptp4l-like one (ETH_P_ALL, TX_SOFTWARE on the socket);
+#     being woken by another process's message (as netd is by clockd)
+#     gave 125-315 ns shorter than by a timer, pinned or not; a busy
+#     other CPU, 120 ns shorter.  A socket left in epoll: +1 us (the
+#     wake-up 480e47c removed).
+#   - the same in the real daemons: with netd (an experiment, not the
+#     product) sending an untimestamped frame just before each Sync, our
+#     Sync's median t2 - t1 fell from ~2.4 to 1.19 us and our mean offset
+#     went to 563 ns BELOW ptp4l's, same run.  How hot the path is moves
+#     the mean offset by more than anything in netd's code did.
+#   - so the best explanation of what is left is the cold path: netd
+#     sends after clockd and netd have run their own code (one process
+#     hop more than ptp4l), more so as the machine gets busier.  E2E mean
+#     offset, ours minus ptp4l's (ns): E2E pairs alone, load < 0.6: -55,
+#     +27, +64, +91, +100; all four pairs: +13, +20, +34, +133, +214,
+#     +221, +373 (that one beside other work).  Path delay: -67 to +358.
+#     Pdelay_Resp t4 - t3: +50, +89, +92, +150, +157, +224, +254, and
+#     once +520 (beside other work).
+#   - A/A (AA=1, a ptp4l grandmaster on both sides): E2E mean offset 8,
+#     86, +25, +119, -189; path delay +98, +78, -97; Pdelay_Resp -238,
+#     +107, -69; P2P Sync +132, -207, -522.  Two ptp4l pairs differ by
+#     up to ~190 ns (E2E) and ~240 ns (Pdelay_Resp): a 100 ns bound is
+#     below this rig's noise, and ours minus ptp4l's is mostly within it.
+# These bounds catch the wake-up coming back (~+0.7 us E2E), not the rest.
+# Each pair's Sync t2 - t1 quantiles are printed: a p50 near 0.3 us is the
+# hot regime, near 2.4 us the cold one.
+#
+#   AA=1: the "ours" pairs run a ptp4l grandmaster too (A/A: the noise
+#   between two pairs, which the bounds must stay above).
 #
 #   BUILD=build/default tests/interop/gm_offset.sh [E2E|P2P]
 set -uo pipefail
@@ -66,6 +105,7 @@ LOGSYNC=${LOGSYNC:--4}
 E2E_TOL=${E2E_TOL:-400}
 DELAY_TOL=${DELAY_TOL:-450}
 RESP_TOL=${RESP_TOL:-400}
+AA=${AA:-0}
 
 dms=(${1:-E2E P2P})
 declare -A c_log c_from c_cap c_capid c_pmean c_delay c_smean c_rmean
@@ -103,7 +143,8 @@ start_pair() {
 
 # capture_stats ID FROM_EPOCH TO_EPOCH DELAY: from the slave's capture, the
 # per-Sync offsets t2 - t1 - DELAY and (P2P) the Pdelay_Resp one-way times
-# t4 - t3 in the window; prints "syncs spikes mean resps spikes mean".
+# t4 - t3 in the window; prints "syncs spikes mean resps spikes mean" and
+# the Sync t2 - t1 p10 p50 p90.
 capture_stats() {
 	"$TSHARK" -r "${c_cap[$1]}" -n -Y 'eth.type == 0x88f7' -T fields \
 		-e frame.time_epoch -e ptp.v2.messagetype -e ptp.v2.sequenceid \
@@ -140,13 +181,23 @@ def stats(mt, sub):
     thr = max(6 * sum(abs(x - med) for x in v) / len(v), 2000)
     keep = [x for x in v if abs(x - med) <= thr]
     return "%d %d %.0f" % (len(keep), len(v) - len(keep), sum(keep) / len(keep))
-print(stats(0, delay), stats(3, 0))
+def q(mt):
+    v = sorted(rx[k] - tx[k] for k in rx
+               if k[0] == mt and k in tx and t0 * 1e9 <= rx[k] <= t1 * 1e9)
+    if not v:
+        return "nan nan nan"
+    return "%d %d %d" % tuple(v[min(len(v) - 1, int(len(v) * p))]
+                              for p in (0.1, 0.5, 0.9))
+print(stats(0, delay), stats(3, 0), q(0))
 ' "$2" "$3" "$4" "$(ip netns exec "$5" cat /sys/class/net/eth0/address)"
 }
 
+[ "$AA" = 1 ] && echo "INFO: AA=1: the \"ours\" pairs run a ptp4l grandmaster (A/A)"
 for dm in "${dms[@]}"; do
 	for gm in ours ptp4l; do
-		start_pair "$dm/$gm" "$gm" "$dm" ||
+		kind=$gm
+		[ "$AA" = 1 ] && kind=ptp4l
+		start_pair "$dm/$gm" "$kind" "$dm" ||
 			{ fail "$dm/$gm: could not start"; exit 1; }
 	done
 done
@@ -182,10 +233,10 @@ for id in "${ids[@]}"; do
 	echo "INFO: $id: printed: $np samples, mean offset ${c_pmean[$id]} ns, mean path delay ${c_delay[$id]} ns"
 	[ "$np" -ge $((MEASURE / 2)) ] ||
 		fail "$id: the slave printed $np samples in ${MEASURE}s"
-	read -r ns nsp c_smean[$id] nr nrp c_rmean[$id] <<<"$(capture_stats \
+	read -r ns nsp c_smean[$id] nr nrp c_rmean[$id] q10 q50 q90 <<<"$(capture_stats \
 		"$id" "$w0" "$w1" "${c_delay[$id]}" "go$$s$k")"
 	k=$((k + 1))
-	echo "INFO: $id: capture: $ns Syncs ($nsp spikes) mean offset ${c_smean[$id]} ns; $nr Pdelay_Resp ($nrp spikes) mean t4 - t3 ${c_rmean[$id]} ns"
+	echo "INFO: $id: capture: $ns Syncs ($nsp spikes) mean offset ${c_smean[$id]} ns; $nr Pdelay_Resp ($nrp spikes) mean t4 - t3 ${c_rmean[$id]} ns; Sync t2 - t1 p10/p50/p90 $q10/$q50/$q90 ns"
 	if [ "$ns" -lt $((MEASURE * 8)) ] || [ $((nsp * 20)) -gt "$ns" ]; then
 		fail "$id: capture has $ns Syncs in the window ($nsp spikes)"
 	fi
