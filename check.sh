@@ -66,8 +66,13 @@ retried=()
 # step_log NAME: where a step's output is kept (build/logs/NAME.log).
 step_log() { printf '%s/%s.log' "$logdir" "$(tr -c 'A-Za-z0-9._-' _ <<<"$1")"; }
 
+# took NAME T0: one line per step with its duration, kept for the summary,
+# so that the run's time budget (45 minutes) can be read from CI's output.
+durations=()
+took() { durations+=("$(printf '%5d s  %s' $((SECONDS - $2)) "$1")"); }
+
 run_step() {	# name, command...
-	local name=$1 log; shift
+	local name=$1 log t0=$SECONDS; shift
 	log=$(step_log "$name")
 	say "$name"
 	if "$@" 2>&1 | tee "$log"; then
@@ -77,6 +82,7 @@ run_step() {	# name, command...
 		failed_names+=("$name")
 		echo "check.sh: FAILED: $name"
 	fi
+	took "$name" $t0
 }
 
 # run_timed_step NAME COMMAND...: an integration or interop script.  Their
@@ -86,11 +92,12 @@ run_step() {	# name, command...
 # the failures of the first run are listed at the end whatever the second
 # run says.  Set CHECK_RETRY=0 to fail at once.
 run_timed_step() {
-	local name=$1 log; shift
+	local name=$1 log t0=$SECONDS; shift
 	log=$(step_log "$name")
 	say "$name"
 	if "$@" 2>&1 | tee "$log"; then
 		passed=$((passed + 1))
+		took "$name" $t0
 		return
 	fi
 	if [ "${CHECK_RETRY:-1}" = 1 ]; then
@@ -99,12 +106,14 @@ run_timed_step() {
 		say "$name (failed; running it once more)"
 		if "$@" 2>&1 | tee "$log"; then
 			passed=$((passed + 1))
+			took "$name (twice)" $t0
 			return
 		fi
 	fi
 	failed=$((failed + 1))
 	failed_names+=("$name")
 	echo "check.sh: FAILED: $name"
+	took "$name" $t0
 }
 
 build_and_check() {	# dir, configure args...
@@ -159,6 +168,9 @@ fi
 
 # The reasons, where CI shows only the end of the output.
 echo
+echo "check.sh: time per step"
+printf '    %s\n' "${durations[@]}"
+echo "check.sh: $SECONDS s in all"
 for name in "${retried[@]}"; do
 	echo "check.sh: retried (first run failed): $name"
 	# A run that failed without a FAIL line (a crash, a syntax error) must
