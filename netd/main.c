@@ -110,6 +110,27 @@ netd_arm_tick(struct netd *nd)
 			}
 }
 
+
+/*
+ * The event base ignores libevent's EVENT_* environment variables: with
+ * EVENT_EPOLL_USE_CHANGELIST set, the epoll_ctl DEL/ADD pair around a
+ * software time-stamped send (port_send(), tstamp.c) would be merged into
+ * nothing and the error-queue wake-up would again fall between the time
+ * stamp and the frame's departure; nor may the environment pick a backend.
+ */
+static struct event_base *
+main_event_base(void)
+{
+	struct event_config *cfg;
+	struct event_base *base;
+
+	if ((cfg = event_config_new()) == NULL)
+		return NULL;
+	(void)event_config_set_flag(cfg, EVENT_BASE_FLAG_IGNORE_ENV);
+	base = event_base_new_with_config(cfg);
+	event_config_free(cfg);
+	return base;
+}
 static int
 main_open_clock(struct netd *nd)
 {
@@ -209,7 +230,7 @@ main_run(struct netd *nd, const struct cli *cli)
 		fatalx("no ports: give -i IFACE or an [IFACE] section");
 	if (nd->nports > IPC_MAX_PORTS)
 		fatalx("at most %d ports", IPC_MAX_PORTS);
-	if ((nd->base = event_base_new()) == NULL)
+	if ((nd->base = main_event_base()) == NULL)
 		fatalx("event_base_new failed");
 	if (main_open_clock(nd) != 0)
 		fatalx("cannot open clock_device %s",
