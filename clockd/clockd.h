@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 
+#include <event2/util.h>
+
 #include "bmc.h"
 #include "clock_policy.h"
 #include "delay.h"
@@ -257,13 +259,8 @@ void	clock_fini(struct clockd *c);
 int64_t	clock_mono_ns(void);
 /* Asks for a state decision over all ports (coalesced, run soon). */
 void	clock_state_decision_soon(struct clockd *c);
-/* A slave port measured offsetFromMaster; feed the servo. */
-void	clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
-	    int64_t offset_ns, int64_t path_delay_ns);
 /* The clock's identity as a PortIdentity with portNumber 0. */
 int	clock_is_own(const struct clockd *c, const uint8_t *clock_identity);
-/* 0 when a Sync's t2 may predate the last step (drop it). */
-int	clock_t2_ok(const struct clockd *c, int64_t t2);
 /* An Announce from the parent: refresh parentDS and timePropertiesDS. */
 void	clock_update_from_parent(struct clockd *c, const struct ptp_msg *m);
 void	clock_port_state_changed(struct clockd *c, struct cport *p,
@@ -273,6 +270,24 @@ int	clock_set_priority1(struct clockd *c, uint8_t v);
 int	clock_set_priority2(struct clockd *c, uint8_t v);
 int	clock_set_clock_class(struct clockd *c, uint8_t v);
 int	clock_set_port_enabled(struct clockd *c, unsigned index, int enable);
+
+/* ---- clock_servo.c ---- */
+/* A slave port measured offsetFromMaster; feed the servo. */
+void	clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
+	    int64_t offset_ns, int64_t path_delay_ns);
+/* 0 when a Sync's t2 may predate the last step (drop it). */
+int	clock_t2_ok(const struct clockd *c, int64_t t2);
+/* (Re)creates the servo, starting from freq (ppb). */
+void	clock_create_servo(struct clockd *c, double freq);
+/* Records and shows why the clock cannot do what the servo wants. */
+void	clock_refuse(struct clockd *c, enum clock_refusal cr, int64_t offset);
+/* netd's answers: a refused step, a frequency change done; the refusal a
+ * RefuseReason stands for. */
+void	clock_step_refused(struct clockd *c, Ptpsep__RefuseReason reason);
+void	clock_adj_replied(struct clockd *c);
+enum clock_refusal clock_refusal_of(Ptpsep__RefuseReason reason);
+/* The rate limit's timer (min_adj_interval_ms). */
+void	clock_ev_adj(evutil_socket_t fd, short what, void *arg);
 
 /* ---- port.c ---- */
 int	port_create(struct clockd *c, struct cport *p, unsigned index,

@@ -1,0 +1,536 @@
+/*
+ * clock_servo.c - the servo of ptp-clockd and its requests to netd: a slave
+ * port's offsets go through the spike filter into the servo (PI or linear
+ * regression), whose frequency changes and steps go to netd within the
+ * bounds netd announced in ClockInfo (max_freq_ppb, allow_step,
+ * max_step_ns, min_adj_interval_ms).  Where a step may not be asked for,
+ * or netd refused one, the clock slews instead and the refusal is shown
+ * (clock_refusal).  The pure decisions are in clock_policy.c; clock.c
+ * holds the datasets, the BMCA and netd's callbacks.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "cfg.h"
+#include "clockd.h"
+#include "log.h"
+#include "ptp_time.h"
+
+/* After a step, Syncs time-stamped before it may still be in flight. */
+#define STEP_GUARD_NS		(50 * 1000000LL)
+/* A refusal's log line is repeated at most this often. */
+#define REFUSAL_LOG_NS		(60 * 1000000000LL)
+/* After netd rate-limited a step, the next one is asked no sooner. */
+#define STEP_RETRY_NS		(10 * 1000000000LL)
+
+/* ---- servo and clock requests ---- */
+
+void
+clock_create_servo(struct clockd *c, double freq)
+{
+	struct cfg *cfg = c->cfg;
+	struct servo_params sp;
+	int sw = cfg_get_int(cfg, NULL, "time_stamping") == CFG_TS_SOFTWARE;
+
+	servo_params_default(&sp, sw);
+	sp.clock_max_freq_ppb = c->max_freq_ppb;
+	sp.max_frequency = cfg_get_int(cfg, NULL, "max_frequency");
+	/* As in ptp4l.  With allow_step 0 (or beyond max_step_ns) the servo
+	 * still says when it would step; clock_synchronize() slews instead. */
+	sp.step_threshold = cfg_get_double(cfg, NULL, "step_threshold");
+	sp.first_step_threshold = cfg_get_double(cfg, NULL,
+	    "first_step_threshold");
+	c->slew_done_ns = (uint64_t)(1e9 * (sp.step_threshold > 0.0 ?
+	    sp.step_threshold : sp.first_step_threshold > 0.0 ?
+	    sp.first_step_threshold : 0.00002));
+	sp.init_freq_ppb = freq;
+	sp.sync_interval = c->nports ? (double)port_interval_ns(
+	    c->ports[0].log_sync_interval) / 1e9 : 1.0;
+	sp.pi.kp = cfg_get_double(cfg, NULL, "pi_proportional_const");
+	sp.pi.ki = cfg_get_double(cfg, NULL, "pi_integral_const");
+	sp.pi.kp_scale = cfg_get_double(cfg, NULL, "pi_proportional_scale");
+	sp.pi.kp_exponent = cfg_get_double(cfg, NULL,
+	    "pi_proportional_exponent");
+	sp.pi.kp_norm_max = cfg_get_double(cfg, NULL,
+	    "pi_proportional_norm_max");
+	sp.pi.ki_scale = cfg_get_double(cfg, NULL, "pi_integral_scale");
+	sp.pi.ki_exponent = cfg_get_double(cfg, NULL, "pi_integral_exponent");
+	sp.pi.ki_norm_max = cfg_get_double(cfg, NULL, "pi_integral_norm_max");
+	c->servo = servo_create(cfg_get_int(cfg, NULL, "clock_servo") ==
+	    CFG_SERVO_LINREG ? SERVO_LINREG : SERVO_PI, &sp);
+	if (c->servo == NULL)
+		fatalx("cannot create the servo (check the pi_* keys)");
+	c->servo_state = SERVO_UNLOCKED;
+	c->wait_delay_valid = 0;
+	c->slewing = 0;
+	cpol_sanity_init(&c->sanity, (double)cfg_get_int(cfg, NULL,
+	    "sanity_freq_limit"));
+	cpol_sanity_set_freq(&c->sanity, freq);
+	log_info("servo %s, starting from %+.0f ppb",
+	    servo_type_name(servo_get_type(c->servo)), freq);
+}
+
+static void
+clock_log_sample(struct clockd *c, struct cport *p, int64_t offset,
+    double freq, int64_t delay)
+{
+	int spl = cfg_get_int(c->cfg, NULL, "summary_interval") -
+	    p->log_sync_interval;
+	int64_t n_per = spl > 0 ? (1LL << (spl > 20 ? 20 : spl)) : 1;
+	int sn = c->servo_state == SERVO_LOCKED_STABLE ? 3 :
+	    c->servo_state == SERVO_LOCKED ? 2 :
+	    c->servo_state == SERVO_JUMP ? 1 : 0;
+
+	/* ptp4l's lines, so that tools reading ptp4l's log read ours. */
+	if (n_per <= 1) {
+		log_info("master offset %10" PRId64 " s%d freq %+7.0f "
+		    "path delay %9" PRId64, offset, sn, freq, delay);
+		return;
+	}
+	c->sum_n++;
+	c->sum_sq += (double)offset * (double)offset;
+	if (ptp_ns_abs(offset) > (uint64_t)c->sum_max_abs)
+		c->sum_max_abs = (int64_t)(ptp_ns_abs(offset) > INT64_MAX ?
+		    INT64_MAX : ptp_ns_abs(offset));
+	c->sum_freq += freq;
+	c->sum_delay += (double)delay;
+	if (c->sum_n >= n_per) {
+		log_info("rms %4.0f max %4" PRId64 " freq %+6.0f delay %5.0f "
+		    "s%d", sqrt(c->sum_sq / (double)c->sum_n), c->sum_max_abs,
+		    c->sum_freq / (double)c->sum_n,
+		    c->sum_delay / (double)c->sum_n, sn);
+		c->sum_n = 0;
+		c->sum_sq = c->sum_freq = c->sum_delay = 0;
+		c->sum_max_abs = 0;
+	}
+}
+
+int
+clock_t2_ok(const struct clockd *c, int64_t t2)
+{
+	int64_t since;
+
+	if (!c->step_guard)
+		return 1;
+	since = clock_mono_ns() - c->step_mono;
+	if (since > 4 * 1000000000LL)
+		return 1;
+	/* Taken after the step: between the clock's time when netd answered
+	 * and that time plus what has elapsed since. */
+	return t2 >= ptp_ns_sat_sub(c->step_now, STEP_GUARD_NS) &&
+	    t2 <= ptp_ns_sat_add(ptp_ns_sat_add(c->step_now, since),
+	    STEP_GUARD_NS);
+}
+
+/*
+ * Spike filter.  With software timestamps a Sync now and then reaches the
+ * slave tens of microseconds late (the receiving CPU was busy): that
+ * offset is a measurement error, not a clock error, and a PI servo fed
+ * with it slews the clock away for tens of seconds.  While locked, an
+ * offset beyond SPIKE_K times the recent mean |offset| (and beyond
+ * SPIKE_FLOOR_NS) is not given to the servo; a run of SPIKE_MAX_RUN such
+ * offsets in a row is taken as real (the master moved) and goes through.
+ * ptp4l has no such filter; it is counted and logged.
+ */
+#define SPIKE_K		6.0
+#define SPIKE_FLOOR_NS	2000.0
+#define SPIKE_MAX_RUN	3
+/* |offset| assumed at lock, before there is a history (software time
+ * stamps on a veth: a few hundred ns to a microsecond). */
+#define SPIKE_JITTER0	1000.0
+
+static int
+clock_spike(struct clockd *c, int64_t offset)
+{
+	double a = fabs((double)offset);
+
+	if (c->servo_state != SERVO_LOCKED &&
+	    c->servo_state != SERVO_LOCKED_STABLE) {
+		c->jitter = SPIKE_JITTER0;
+		c->spike_run = 0;
+		return 0;
+	}
+	if (c->spike_run < SPIKE_MAX_RUN && a > SPIKE_K * c->jitter &&
+	    a > SPIKE_FLOOR_NS) {
+		c->spike_run++;
+		c->spikes++;
+		return 1;
+	}
+	c->spike_run = 0;
+	c->jitter += (a - c->jitter) / 16.0;
+	return 0;
+}
+
+/*
+ * The offset the servo gets.  While it measures the frequency (UNLOCKED,
+ * before its first estimate) the path delay is held at the value of the
+ * wait's first sample: the physical delay does not change, but its filtered
+ * estimate (a moving median of software time-stamped exchanges) drifts by a
+ * microsecond or more while the filter fills, and that drift went straight
+ * into the slope (-1.4 us over the 16 s wait: +95 ppb, which the software
+ * PI, ki 0.001, then takes minutes to work off).  The sample that ends the
+ * wait (SERVO_JUMP) still steps by the offset with the current delay.
+ */
+static int64_t
+clock_wait_offset(const struct clockd *c, int64_t offset, int64_t delay)
+{
+	if (c->servo_state != SERVO_UNLOCKED || !c->wait_delay_valid)
+		return offset;
+	return ptp_ns_sat_sub(ptp_ns_sat_add(offset, delay), c->wait_delay);
+}
+
+/* ---- requests to netd, within its bounds ---- */
+
+static void
+clock_bounds(const struct clockd *c, struct cpol_bounds *b)
+{
+	b->step_allowed = c->step_allowed;
+	b->max_step_ns = c->max_step_ns;
+	b->refused_step_ns = c->refused_step_ns;
+}
+
+/*
+ * The refusal in force: set by clockd's own decisions and by netd's
+ * replies, shown by ptpctl status, logged when it changes and at most
+ * once a minute while it lasts.
+ */
+void
+clock_refuse(struct clockd *c, enum clock_refusal cr, int64_t offset)
+{
+	int64_t now = clock_mono_ns();
+	double maxf = c->servo != NULL ? servo_max_frequency(c->servo) :
+	    c->max_freq_ppb;
+
+	c->refusal = cr;
+	if (cr == CR_NONE || cr == CR_NETD_UNREACHABLE) {
+		c->refusal_logged = cr;
+		return;
+	}
+	if (cr == c->refusal_logged && now - c->refusal_log_at < REFUSAL_LOG_NS)
+		return;
+	c->refusal_logged = cr;
+	c->refusal_log_at = now;
+	switch (cr) {
+	case CR_STEP_NOT_ALLOWED:
+		log_warnx("offset %+" PRId64 " ns, but allow_step is 0: "
+		    "slewing at most %.0f ppb instead, not locked", offset,
+		    maxf);
+		break;
+	case CR_STEP_TOO_LARGE:
+		log_warnx("offset %+" PRId64 " ns is beyond max_step_ns "
+		    "%" PRIu64 ": slewing at most %.0f ppb instead, not locked",
+		    offset, c->max_step_ns ? c->max_step_ns :
+		    c->refused_step_ns, maxf);
+		break;
+	case CR_RATE_LIMITED:
+		log_warnx("netd rate-limited a clock request "
+		    "(min_adj_interval_ms, max_steps_per_interval)");
+		break;
+	case CR_OUT_OF_BOUNDS:
+		log_warnx("netd refused a frequency beyond its max_freq_ppb "
+		    "(%.0f)", c->max_freq_ppb);
+		break;
+	default:
+		log_warnx("netd could not adjust the clock (%s)",
+		    cpol_refusal_name(cr));
+		break;
+	}
+}
+
+static void
+clock_adjfreq_send(struct clockd *c, double ppb)
+{
+	c->adj_pending = 0;
+	c->adj_inflight = ++c->clock_req_id;
+	(void)netd_clock_adjfreq(c->netd, c->adj_inflight, ppb);
+	cpol_sanity_set_freq(&c->sanity, ppb);
+}
+
+/* Arm the rate limit's timer for when the next change may go. */
+static void
+clock_adj_arm(struct clockd *c)
+{
+	int64_t left = c->min_adj_interval_ns -
+	    (clock_mono_ns() - c->adj_last);
+	struct timeval tv = { 0, 0 };
+
+	if (c->t_adj == NULL || evtimer_pending(c->t_adj, NULL))
+		return;
+	if (left > 0) {
+		tv.tv_sec = (time_t)(left / 1000000000LL);
+		tv.tv_usec = (suseconds_t)(left % 1000000000LL / 1000 + 1);
+	}
+	evtimer_add(c->t_adj, &tv);
+}
+
+/* The rate limit's timer: the newest frequency, now that it may go. */
+void
+clock_ev_adj(evutil_socket_t fd, short what, void *arg)
+{
+	struct clockd *c = arg;
+
+	(void)fd;
+	(void)what;
+	if (c->adj_pending && !c->adj_inflight && netd_client_ready(c->netd))
+		clock_adjfreq_send(c, c->freq_ppb);
+}
+
+/*
+ * Set the frequency, never two changes closer than netd's
+ * min_adj_interval_ms (it would refuse the second, RATE_LIMITED): a change
+ * due sooner waits, and only the newest of those waiting is sent.  The
+ * interval counts from netd's reply to the last change, which comes after
+ * netd applied it: counted from the send, a request that reaches netd
+ * faster than the one before would be refused.  One change is in flight
+ * at a time.
+ */
+static void
+clock_adjfreq(struct clockd *c, double ppb)
+{
+	c->freq_ppb = ppb;
+	c->adj_pending = 1;
+	if (c->adj_inflight)
+		return;		/* the reply arms the timer */
+	if (!c->adj_done || c->min_adj_interval_ns == 0 ||
+	    clock_mono_ns() - c->adj_last >= c->min_adj_interval_ns) {
+		if (c->t_adj != NULL)
+			evtimer_del(c->t_adj);
+		clock_adjfreq_send(c, ppb);
+		return;
+	}
+	clock_adj_arm(c);
+}
+
+/* netd answered the frequency change in flight. */
+void
+clock_adj_replied(struct clockd *c)
+{
+	c->adj_inflight = 0;
+	c->adj_done = 1;
+	c->adj_last = clock_mono_ns();
+	if (c->adj_pending)
+		clock_adj_arm(c);
+}
+
+static void
+clock_step(struct clockd *c, int64_t offset)
+{
+	unsigned i;
+
+	c->step_ns = ptp_ns_sat_neg(offset);
+	c->step_id = ++c->clock_req_id;
+	if (netd_clock_step(c->netd, c->step_id, c->step_ns) == 0) {
+		c->stepping = 1;
+		log_info("stepping the clock by %+" PRId64 " ns", c->step_ns);
+		for (i = 0; i < c->nports; i++)
+			slave_reset(&c->ports[i]);
+	}
+}
+
+/* Why a step by -offset may not be asked for now (CR_NONE: it may). */
+static enum clock_refusal
+clock_step_refusal(const struct clockd *c, int64_t offset)
+{
+	struct cpol_bounds b;
+	enum clock_refusal cr;
+
+	clock_bounds(c, &b);
+	cr = cpol_step_check(&b, offset);
+	if (cr == CR_NONE && c->step_retry_at != 0 &&
+	    clock_mono_ns() < c->step_retry_at)
+		cr = CR_RATE_LIMITED;
+	return cr;
+}
+
+/* The servo wanted a step that may not be made: slew from base instead. */
+static void
+clock_slew_start(struct clockd *c, double base, enum clock_refusal cr,
+    int64_t offset)
+{
+	c->slewing = 1;
+	c->slew_base = base;
+	servo_reset(c->servo);
+	clock_refuse(c, cr, offset);
+}
+
+/*
+ * Slewing an offset away that could not be stepped: at most the servo's
+ * frequency bound toward the master, never reported locked.  Once the
+ * offset is within what may be stepped, the step the servo wanted is
+ * made; once it is below the step threshold, the servo takes over again
+ * (reset: it measures the frequency anew, the clock back at the
+ * frequency the servo had found).
+ */
+static void
+clock_slew(struct clockd *c, int64_t offset)
+{
+	enum clock_refusal cr = clock_step_refusal(c, offset);
+
+	if (cr == CR_NONE) {
+		c->slewing = 0;
+		clock_adjfreq(c, c->slew_base);
+		c->servo_state = SERVO_JUMP;
+		clock_step(c, offset);
+		return;
+	}
+	c->servo_state = SERVO_UNLOCKED;
+	if (ptp_ns_abs(offset) <= c->slew_done_ns) {
+		c->slewing = 0;
+		clock_adjfreq(c, c->slew_base);
+		servo_reset(c->servo);
+		clock_refuse(c, CR_NONE, offset);
+		log_info("offset %+" PRId64 " ns: slewed in, the servo takes "
+		    "over", offset);
+		return;
+	}
+	clock_adjfreq(c, cpol_slew_freq(c->slew_base, offset,
+	    servo_max_frequency(c->servo)));
+	clock_refuse(c, cr, offset);
+}
+
+void
+clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
+    int64_t offset, int64_t delay)
+{
+	struct cpol_bounds b;
+	enum servo_state st, shown;
+	enum clock_refusal cr;
+	double freq;
+	int utc, sane;
+
+	if (c->servo == NULL || c->stepping)
+		return;
+	/* 7.2.4: this clock counts UTC, the grandmaster TAI (ptpTimescale):
+	 * the offset of clocks in step is -currentUtcOffset (as ptp4l). */
+	utc = cpol_utc_correction(c->local_utc, c->tds.flags, c->utc_offset);
+	if (utc != 0 && ptp_ns_add(offset, (int64_t)utc * 1000000000LL,
+	    &offset) != 0)
+		return;		/* beyond int64 ns: no time of this era */
+	sane = cpol_sanity_sample(&c->sanity, t2_ns, clock_mono_ns());
+	if (sane != 0) {
+		/* sanity_freq_limit: as ptp4l, the servo starts over.  A
+		 * clock that stays insane would log every second: at most
+		 * one line a minute, with the count. */
+		c->insane++;
+		if (c->insane_log_at == 0 ||
+		    clock_mono_ns() - c->insane_log_at >= REFUSAL_LOG_NS) {
+			c->insane_log_at = clock_mono_ns();
+			log_warnx("clock check: the clock jumped %s or runs %s "
+			    "than sanity_freq_limit allows; resetting the "
+			    "servo (%" PRIu64 " so far)",
+			    sane > 0 ? "forward" : "back",
+			    sane > 0 ? "faster" : "slower", c->insane);
+		}
+		servo_reset(c->servo);
+		c->servo_state = SERVO_UNLOCKED;
+	}
+	if (clock_spike(c, offset)) {
+		log_info("master offset %10" PRId64 " spike, not used "
+		    "(%" PRIu64 " so far)", offset, c->spikes);
+		return;
+	}
+	/* currentDS shows what the servo used, not a rejected spike. */
+	c->cds.offset_from_master = offset;
+	c->cds.mean_path_delay = delay;
+	c->last_offset = offset;
+	if (c->slewing && !cfg_get_int(c->cfg, NULL, "free_running")) {
+		clock_slew(c, offset);
+		clock_log_sample(c, p, offset, c->freq_ppb, delay);
+		return;
+	}
+	freq = servo_sample(c->servo, clock_wait_offset(c, offset, delay),
+	    (uint64_t)t2_ns, 1.0, &st);
+	if (st == SERVO_UNLOCKED && !c->wait_delay_valid) {
+		c->wait_delay = delay;
+		c->wait_delay_valid = 1;
+	} else if (st != SERVO_UNLOCKED) {
+		c->wait_delay_valid = 0;
+	}
+	c->servo_state = st;
+	if (cfg_get_int(c->cfg, NULL, "free_running")) {
+		clock_log_sample(c, p, offset, c->freq_ppb, delay);
+		return;
+	}
+	switch (st) {
+	case SERVO_UNLOCKED:
+		break;
+	case SERVO_JUMP:
+		cr = clock_step_refusal(c, offset);
+		if (cr != CR_NONE) {
+			clock_slew_start(c, freq, cr, offset);
+			clock_slew(c, offset);
+			break;
+		}
+		clock_adjfreq(c, freq);
+		clock_step(c, offset);
+		break;
+	case SERVO_LOCKED:
+	case SERVO_LOCKED_STABLE:
+		clock_adjfreq(c, freq);
+		/* Never locked beyond the operator's step bound. */
+		clock_bounds(c, &b);
+		shown = cpol_report_state(st, offset, &b, 0);
+		if (shown != st) {
+			clock_refuse(c, CR_STEP_TOO_LARGE, offset);
+		} else {
+			if (c->refusal == CR_STEP_TOO_LARGE ||
+			    c->refusal == CR_STEP_NOT_ALLOWED)
+				clock_refuse(c, CR_NONE, offset);
+			if (p->state == PS_UNCALIBRATED)
+				port_dispatch(p, EV_MASTER_CLOCK_SELECTED, 0);
+		}
+		c->servo_state = shown;
+		break;
+	}
+	clock_log_sample(c, p, offset, c->freq_ppb, delay);
+}
+
+/* ---- netd's answers to the servo's requests ---- */
+
+enum clock_refusal
+clock_refusal_of(Ptpsep__RefuseReason reason)
+{
+	switch (reason) {
+	case PTPSEP__REFUSE_REASON__REFUSE_STEP_NOT_ALLOWED:
+		return CR_STEP_NOT_ALLOWED;
+	case PTPSEP__REFUSE_REASON__REFUSE_STEP_TOO_LARGE:
+		return CR_STEP_TOO_LARGE;
+	case PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED:
+		return CR_RATE_LIMITED;
+	case PTPSEP__REFUSE_REASON__REFUSE_OUT_OF_BOUNDS:
+		return CR_OUT_OF_BOUNDS;
+	default:
+		return CR_CLOCK_FAILED;
+	}
+}
+
+/* netd refused the step: learn its bound, and slew instead. */
+void
+clock_step_refused(struct clockd *c, Ptpsep__RefuseReason reason)
+{
+	enum clock_refusal cr = clock_refusal_of(reason);
+	int64_t offset = ptp_ns_sat_neg(c->step_ns);
+
+	switch (cr) {
+	case CR_STEP_NOT_ALLOWED:
+		c->step_allowed = 0;
+		break;
+	case CR_STEP_TOO_LARGE:
+		c->refused_step_ns = ptp_ns_abs(c->step_ns);
+		break;
+	default:
+		c->step_retry_at = clock_mono_ns() + STEP_RETRY_NS;
+		break;
+	}
+	log_warnx("netd refused the step by %+" PRId64 " ns (%s)",
+	    c->step_ns, cpol_refusal_name(cr));
+	c->servo_state = SERVO_UNLOCKED;
+	if (c->servo != NULL)
+		clock_slew_start(c, c->freq_ppb, cr, offset);
+}
