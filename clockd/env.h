@@ -1,0 +1,93 @@
+/*
+ * env.h - what clockd's engine needs from the world: "now", timers and
+ * the channel to netd.
+ *
+ * The engine (clock.c, clock_servo.c, port*.c, msg.c and the pure modules
+ * they call) reaches time and netd only through these ops, so that the
+ * same objects run in two worlds:
+ *   - the daemon: env_event.c, over libevent and the netd socket
+ *     (netd_client.c);
+ *   - the simulator: tests/sim/ (ptpsim), on a discrete-event clock and a
+ *     simulated network, with netd's clock bounds (netd/clock_bounds.c).
+ * netd's answers come back into the engine through clock_netd_cbs
+ * (clockd.h), whichever world delivers them.
+ *
+ * Times are int64 ns of a monotonic clock (CLOCK_MONOTONIC in the daemon,
+ * true time in the simulator); they never go backwards.
+ */
+#ifndef PTPSEP_CLOCKD_ENV_H
+#define PTPSEP_CLOCKD_ENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "netd_client.h"	/* enum netd_dest, struct netd_addr */
+
+struct env_timer;
+typedef void (*env_timer_cb)(void *arg);
+
+struct env_ops {
+	int64_t	(*now)(void *ctx);
+	/* A one-shot timer; NULL on ENOMEM. */
+	struct env_timer *(*timer_new)(void *ctx, env_timer_cb cb, void *arg);
+	void	(*timer_free)(void *ctx, struct env_timer *t);
+	/* (Re)arms t to fire once, delay_ns from now (< 0 is taken as 0). */
+	void	(*timer_arm)(void *ctx, struct env_timer *t, int64_t delay_ns);
+	void	(*timer_cancel)(void *ctx, struct env_timer *t);
+	int	(*timer_pending)(void *ctx, const struct env_timer *t);
+
+	/* The channel to netd: the calls of netd_client.h. */
+	void	(*netd_start)(void *ctx);
+	int	(*netd_ready)(void *ctx);
+	int	(*send_frame)(void *ctx, unsigned port, int event,
+		    enum netd_dest dest, const struct netd_addr *unicast,
+		    const uint8_t *payload, size_t len, uint64_t cookie,
+		    int want_ts);
+	int	(*clock_read)(void *ctx, uint64_t id);
+	int	(*clock_adjfreq)(void *ctx, uint64_t id, double ppb);
+	int	(*clock_step)(void *ctx, uint64_t id, int64_t ns);
+};
+
+struct env {
+	const struct env_ops	*ops;
+	void			*ctx;
+};
+
+static inline int64_t
+env_now(const struct env *e)
+{
+	return e->ops->now(e->ctx);
+}
+
+static inline struct env_timer *
+env_timer_new(const struct env *e, env_timer_cb cb, void *arg)
+{
+	return e->ops->timer_new(e->ctx, cb, arg);
+}
+
+static inline void
+env_timer_free(const struct env *e, struct env_timer *t)
+{
+	if (t != NULL)
+		e->ops->timer_free(e->ctx, t);
+}
+
+static inline void
+env_timer_arm(const struct env *e, struct env_timer *t, int64_t delay_ns)
+{
+	e->ops->timer_arm(e->ctx, t, delay_ns < 0 ? 0 : delay_ns);
+}
+
+static inline void
+env_timer_cancel(const struct env *e, struct env_timer *t)
+{
+	e->ops->timer_cancel(e->ctx, t);
+}
+
+static inline int
+env_timer_pending(const struct env *e, const struct env_timer *t)
+{
+	return e->ops->timer_pending(e->ctx, t);
+}
+
+#endif /* PTPSEP_CLOCKD_ENV_H */
