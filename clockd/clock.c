@@ -1,18 +1,18 @@
 /*
  * clock.c - the clock of ptp-clockd: its datasets (IEEE 1588-2019 8.2),
  * the BMCA run over all ports (9.3.2, 9.3.3, dataset updates of 9.3.5),
- * and the netd connection's callbacks.  The servo and its requests to
- * netd are in clock_servo.c.
+ * and netd's messages into the engine (clock_netd_cbs).  Time, timers and
+ * netd are reached through c->env only (env.h), so that the daemon
+ * (env_event.c) and the simulator (tests/sim/) run these same objects.
+ * The servo and its requests to netd are in clock_servo.c.
  */
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include <event2/event.h>
 
 #include "cfg.h"
 #include "clockd.h"
@@ -20,15 +20,6 @@
 #include "ptp_time.h"
 
 #define CLOCK_REQ_STATUS	1	/* id of the start-up status read */
-
-int64_t
-clock_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 int
 clock_is_own(const struct clockd *c, const uint8_t *clock_identity)
@@ -127,13 +118,13 @@ clock_update_from_parent(struct clockd *c, const struct ptp_msg *m)
 /* ---- the state decision over all ports (9.3.2, 9.3.3) ---- */
 
 static void
-clock_ev_bmc(evutil_socket_t fd, short what, void *arg)
+clock_ev_bmc(void *arg)
 {
 	struct clockd *c = arg;
 	struct bmc_port_input in[CLOCKD_MAX_PORTS];
 	struct bmc_dataset erbest[CLOCKD_MAX_PORTS], d0;
 	const struct fm_entry *entry[CLOCKD_MAX_PORTS];
-	int64_t now = clock_mono_ns();
+	int64_t now = clock_now(c);
 	unsigned i;
 	int best, slave_changed = 0;
 	struct ptp_port_identity new_parent;
@@ -200,10 +191,8 @@ clock_ev_bmc(evutil_socket_t fd, short what, void *arg)
 void
 clock_state_decision_soon(struct clockd *c)
 {
-	struct timeval tv = { 0, 0 };
-
-	if (!evtimer_pending(c->t_bmc, NULL))
-		evtimer_add(c->t_bmc, &tv);
+	if (!env_timer_pending(&c->env, c->t_bmc))
+		env_timer_arm(&c->env, c->t_bmc, 0);
 }
 
 void
@@ -274,7 +263,7 @@ clock_cb_connected(void *arg, const Ptpsep__Netd__PortList *pl)
 	}
 	/* Read the clock's frequency first: a restarted clockd carries on
 	 * from it instead of stepping (the servo starts from there). */
-	(void)netd_clock_read(c->netd, CLOCK_REQ_STATUS);
+	(void)env_clock_read(&c->env, CLOCK_REQ_STATUS);
 	for (i = 0; i < c->nports; i++) {
 		struct cport *p = &c->ports[i];
 
@@ -303,7 +292,7 @@ clock_cb_disconnected(void *arg)
 	c->adj_pending = 0;
 	c->adj_inflight = 0;
 	if (c->t_adj != NULL)
-		evtimer_del(c->t_adj);
+		env_timer_cancel(&c->env, c->t_adj);
 	clock_refuse(c, CR_NETD_UNREACHABLE, 0);
 }
 
@@ -363,7 +352,7 @@ clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
 		if (c->refusal != CR_NONE)
 			clock_refuse(c, CR_NONE, 0);
 		c->step_guard = 0;
-		c->step_mono = clock_mono_ns();
+		c->step_mono = clock_now(c);
 		if (r->now != NULL) {
 			struct ptp_timestamp now = { r->now->seconds,
 			    r->now->nanoseconds };
@@ -394,7 +383,7 @@ clock_cb_link_event(void *arg, const Ptpsep__Netd__LinkEvent *e)
 		port_link(&c->ports[e->port_index], e->link_up);
 }
 
-static const struct netd_client_cbs clock_netd_cbs = {
+const struct netd_client_cbs clock_netd_cbs = {
 	.connected = clock_cb_connected,
 	.disconnected = clock_cb_disconnected,
 	.rx_frame = clock_cb_rx_frame,
@@ -404,10 +393,10 @@ static const struct netd_client_cbs clock_netd_cbs = {
 };
 
 int
-clock_init(struct clockd *c, struct event_base *base, struct cfg *cfg)
+clock_init(struct clockd *c, const struct env *env, struct cfg *cfg)
 {
 	memset(c, 0, sizeof(*c));
-	c->base = base;
+	c->env = *env;
 	c->cfg = cfg;
 	c->slave_port = -1;
 	/* Request ids after the one reserved for the start-up status read. */
@@ -436,13 +425,11 @@ clock_init(struct clockd *c, struct event_base *base, struct cfg *cfg)
 		log_warnx("twoStepFlag 0: one-step is not supported yet; "
 		    "running two-step");
 
-	c->t_bmc = evtimer_new(base, clock_ev_bmc, c);
-	c->t_adj = evtimer_new(base, clock_ev_adj, c);
-	c->netd = netd_client_new(base, cfg_get_str(cfg, NULL, "netd_socket"),
-	    &clock_netd_cbs, c);
-	if (c->t_bmc == NULL || c->t_adj == NULL || c->netd == NULL)
+	c->t_bmc = env_timer_new(&c->env, clock_ev_bmc, c);
+	c->t_adj = env_timer_new(&c->env, clock_ev_adj, c);
+	if (c->t_bmc == NULL || c->t_adj == NULL)
 		return -1;
-	netd_client_start(c->netd);
+	env_netd_start(&c->env);
 	return 0;
 }
 
@@ -451,13 +438,14 @@ clock_fini(struct clockd *c)
 {
 	unsigned i;
 
-	netd_client_free(c->netd);
 	for (i = 0; i < c->nports; i++)
 		port_destroy(&c->ports[i]);
 	if (c->servo != NULL)
 		servo_destroy(c->servo);
-	event_free(c->t_bmc);
-	event_free(c->t_adj);
+	c->servo = NULL;
+	env_timer_free(&c->env, c->t_bmc);
+	env_timer_free(&c->env, c->t_adj);
+	c->t_bmc = c->t_adj = NULL;
 }
 
 /* ---- run-time settings: ptpctl set, served by ctlsrv.c ---- */
@@ -507,7 +495,7 @@ clock_set_port_enabled(struct clockd *c, unsigned index, int enable)
 	port_dispatch(p, enable ? EV_DESIGNATED_ENABLED :
 	    EV_DESIGNATED_DISABLED, 0);
 	/* Enabled without a link or netd: FAULTY until they come. */
-	if (enable && (!p->link_up || !netd_client_ready(c->netd)))
+	if (enable && (!p->link_up || !env_netd_ready(&c->env)))
 		port_dispatch(p, EV_FAULT_DETECTED, 0);
 	return 0;
 }

@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <event2/event.h>
-
 #include "cfg.h"
 #include "clockd.h"
 #include "log.h"
@@ -118,7 +116,7 @@ clock_t2_ok(const struct clockd *c, int64_t t2)
 
 	if (!c->step_guard)
 		return 1;
-	since = clock_mono_ns() - c->step_mono;
+	since = clock_now(c) - c->step_mono;
 	if (since > 4 * 1000000000LL)
 		return 1;
 	/* Taken after the step: between the clock's time when netd answered
@@ -203,7 +201,7 @@ clock_bounds(const struct clockd *c, struct cpol_bounds *b)
 void
 clock_refuse(struct clockd *c, enum clock_refusal cr, int64_t offset)
 {
-	int64_t now = clock_mono_ns();
+	int64_t now = clock_now(c);
 	double maxf = c->servo != NULL ? servo_max_frequency(c->servo) :
 	    c->max_freq_ppb;
 
@@ -248,7 +246,7 @@ clock_adjfreq_send(struct clockd *c, double ppb)
 {
 	c->adj_pending = 0;
 	c->adj_inflight = ++c->clock_req_id;
-	(void)netd_clock_adjfreq(c->netd, c->adj_inflight, ppb);
+	(void)env_clock_adjfreq(&c->env, c->adj_inflight, ppb);
 	cpol_sanity_set_freq(&c->sanity, ppb);
 }
 
@@ -257,27 +255,21 @@ static void
 clock_adj_arm(struct clockd *c)
 {
 	int64_t left = c->min_adj_interval_ns -
-	    (clock_mono_ns() - c->adj_last);
-	struct timeval tv = { 0, 0 };
+	    (clock_now(c) - c->adj_last);
 
-	if (c->t_adj == NULL || evtimer_pending(c->t_adj, NULL))
+	if (c->t_adj == NULL || env_timer_pending(&c->env, c->t_adj))
 		return;
-	if (left > 0) {
-		tv.tv_sec = (time_t)(left / 1000000000LL);
-		tv.tv_usec = (suseconds_t)(left % 1000000000LL / 1000 + 1);
-	}
-	evtimer_add(c->t_adj, &tv);
+	/* 1 us more, as before the move to env.h: never early */
+	env_timer_arm(&c->env, c->t_adj, left > 0 ? left + 1000 : 0);
 }
 
 /* The rate limit's timer: the newest frequency, now that it may go. */
 void
-clock_ev_adj(evutil_socket_t fd, short what, void *arg)
+clock_ev_adj(void *arg)
 {
 	struct clockd *c = arg;
 
-	(void)fd;
-	(void)what;
-	if (c->adj_pending && !c->adj_inflight && netd_client_ready(c->netd))
+	if (c->adj_pending && !c->adj_inflight && env_netd_ready(&c->env))
 		clock_adjfreq_send(c, c->freq_ppb);
 }
 
@@ -298,9 +290,9 @@ clock_adjfreq(struct clockd *c, double ppb)
 	if (c->adj_inflight)
 		return;		/* the reply arms the timer */
 	if (!c->adj_done || c->min_adj_interval_ns == 0 ||
-	    clock_mono_ns() - c->adj_last >= c->min_adj_interval_ns) {
+	    clock_now(c) - c->adj_last >= c->min_adj_interval_ns) {
 		if (c->t_adj != NULL)
-			evtimer_del(c->t_adj);
+			env_timer_cancel(&c->env, c->t_adj);
 		clock_adjfreq_send(c, ppb);
 		return;
 	}
@@ -313,7 +305,7 @@ clock_adj_replied(struct clockd *c)
 {
 	c->adj_inflight = 0;
 	c->adj_done = 1;
-	c->adj_last = clock_mono_ns();
+	c->adj_last = clock_now(c);
 	if (c->adj_pending)
 		clock_adj_arm(c);
 }
@@ -325,7 +317,7 @@ clock_step(struct clockd *c, int64_t offset)
 
 	c->step_ns = ptp_ns_sat_neg(offset);
 	c->step_id = ++c->clock_req_id;
-	if (netd_clock_step(c->netd, c->step_id, c->step_ns) == 0) {
+	if (env_clock_step(&c->env, c->step_id, c->step_ns) == 0) {
 		c->stepping = 1;
 		log_info("stepping the clock by %+" PRId64 " ns", c->step_ns);
 		for (i = 0; i < c->nports; i++)
@@ -343,7 +335,7 @@ clock_step_refusal(const struct clockd *c, int64_t offset)
 	clock_bounds(c, &b);
 	cr = cpol_step_check(&b, offset);
 	if (cr == CR_NONE && c->step_retry_at != 0 &&
-	    clock_mono_ns() < c->step_retry_at)
+	    clock_now(c) < c->step_retry_at)
 		cr = CR_RATE_LIMITED;
 	return cr;
 }
@@ -412,15 +404,15 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	if (utc != 0 && ptp_ns_add(offset, (int64_t)utc * 1000000000LL,
 	    &offset) != 0)
 		return;		/* beyond int64 ns: no time of this era */
-	sane = cpol_sanity_sample(&c->sanity, t2_ns, clock_mono_ns());
+	sane = cpol_sanity_sample(&c->sanity, t2_ns, clock_now(c));
 	if (sane != 0) {
 		/* sanity_freq_limit: as ptp4l, the servo starts over.  A
 		 * clock that stays insane would log every second: at most
 		 * one line a minute, with the count. */
 		c->insane++;
 		if (c->insane_log_at == 0 ||
-		    clock_mono_ns() - c->insane_log_at >= REFUSAL_LOG_NS) {
-			c->insane_log_at = clock_mono_ns();
+		    clock_now(c) - c->insane_log_at >= REFUSAL_LOG_NS) {
+			c->insane_log_at = clock_now(c);
 			log_warnx("clock check: the clock jumped %s or runs %s "
 			    "than sanity_freq_limit allows; resetting the "
 			    "servo (%" PRIu64 " so far)",
@@ -525,7 +517,7 @@ clock_step_refused(struct clockd *c, Ptpsep__RefuseReason reason)
 		c->refused_step_ns = ptp_ns_abs(c->step_ns);
 		break;
 	default:
-		c->step_retry_at = clock_mono_ns() + STEP_RETRY_NS;
+		c->step_retry_at = clock_now(c) + STEP_RETRY_NS;
 		break;
 	}
 	log_warnx("netd refused the step by %+" PRId64 " ns (%s)",

@@ -18,11 +18,10 @@
 
 #include <stdint.h>
 
-#include <event2/util.h>
-
 #include "bmc.h"
 #include "clock_policy.h"
 #include "delay.h"
+#include "env.h"
 #include "filter.h"
 #include "foreign.h"
 #include "fsm.h"
@@ -32,7 +31,6 @@
 #include "servo.h"
 
 struct cfg;
-struct event;
 struct event_base;
 struct clockd;
 
@@ -60,7 +58,7 @@ struct cport {
 	int			 enabled;	/* ptpctl set port enable */
 	enum fsm_kind		 kind;
 	enum fsm_state		 state;
-	int64_t			 state_since;	/* CLOCK_MONOTONIC ns */
+	int64_t			 state_since;	/* clock_now() ns */
 
 	/* portDS (8.2.15) */
 	int8_t			 log_announce_interval;
@@ -77,16 +75,16 @@ struct cport {
 	int			 have_erbest;
 
 	/* timers */
-	struct event		*t_announce;	/* master: send Announce */
-	struct event		*t_sync;	/* master: send Sync */
-	struct event		*t_delay;	/* slave: Delay_Req */
-	struct event		*t_pdelay;	/* P2P: Pdelay_Req */
-	struct event		*t_rx_timeout;	/* announce receipt timeout */
-	struct event		*t_sync_rx;	/* slave: sync receipt timeout */
-	struct event		*t_qual;	/* PRE_MASTER qualification */
-	struct event		*t_fault;	/* FAULTY -> INITIALIZING */
+	struct env_timer	*t_announce;	/* master: send Announce */
+	struct env_timer	*t_sync;	/* master: send Sync */
+	struct env_timer	*t_delay;	/* slave: Delay_Req */
+	struct env_timer	*t_pdelay;	/* P2P: Pdelay_Req */
+	struct env_timer	*t_rx_timeout;	/* announce receipt timeout */
+	struct env_timer	*t_sync_rx;	/* slave: sync receipt timeout */
+	struct env_timer	*t_qual;	/* PRE_MASTER qualification */
+	struct env_timer	*t_fault;	/* FAULTY -> INITIALIZING */
 
-	/* master: when the next Sync and Announce are due (CLOCK_MONOTONIC
+	/* master: when the next Sync and Announce are due (clock_now()
 	 * ns), kept on a fixed grid so that they never drift into each
 	 * other: an Announce queued just before a Sync delays the Sync's
 	 * software timestamps at the receiver on every other second */
@@ -185,9 +183,12 @@ struct ds_time_properties {
 };
 
 struct clockd {
+	/* time, timers and netd (env.h): the engine's only way out */
+	struct env		 env;
+	/* the daemon's own sockets (ctlsrv.c, pmcsock.c) only; the engine
+	 * never touches it (NULL in the simulator) */
 	struct event_base	*base;
 	struct cfg		*cfg;
-	struct netd_client	*netd;
 
 	struct ds_default	 dds;
 	struct ds_current	 cds;
@@ -218,7 +219,7 @@ struct clockd {
 	enum clock_refusal	 refusal_logged;
 	int64_t			 refusal_log_at;
 	/* frequency changes no closer than min_adj_interval_ns */
-	struct event		*t_adj;
+	struct env_timer	*t_adj;
 	int64_t			 adj_last;	/* netd's last answer to one */
 	uint64_t		 adj_inflight;	/* its request id, 0: none */
 	int			 adj_done, adj_pending;
@@ -250,13 +251,22 @@ struct clockd {
 	int64_t			 wait_delay;
 	int			 wait_delay_valid;
 
-	struct event		*t_bmc;		/* deferred state decision */
+	struct env_timer	*t_bmc;		/* deferred state decision */
 };
 
 /* ---- clock.c ---- */
-int	clock_init(struct clockd *c, struct event_base *base, struct cfg *cfg);
+/* Sets the engine up on env; asks env to connect to netd at the end. */
+int	clock_init(struct clockd *c, const struct env *env, struct cfg *cfg);
 void	clock_fini(struct clockd *c);
-int64_t	clock_mono_ns(void);
+/* netd's messages into the engine (arg: the struct clockd *), from
+ * env_event.c's netd_client or from the simulator. */
+extern const struct netd_client_cbs clock_netd_cbs;
+/* Now, monotonic ns (env.h). */
+static inline int64_t
+clock_now(const struct clockd *c)
+{
+	return env_now(&c->env);
+}
 /* Asks for a state decision over all ports (coalesced, run soon). */
 void	clock_state_decision_soon(struct clockd *c);
 /* The clock's identity as a PortIdentity with portNumber 0. */
@@ -287,7 +297,7 @@ void	clock_step_refused(struct clockd *c, Ptpsep__RefuseReason reason);
 void	clock_adj_replied(struct clockd *c);
 enum clock_refusal clock_refusal_of(Ptpsep__RefuseReason reason);
 /* The rate limit's timer (min_adj_interval_ms). */
-void	clock_ev_adj(evutil_socket_t fd, short what, void *arg);
+void	clock_ev_adj(void *arg);
 
 /* ---- port.c ---- */
 int	port_create(struct clockd *c, struct cport *p, unsigned index,

@@ -202,7 +202,7 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 	Ptpsep__Ctl__Status st = PTPSEP__CTL__STATUS__INIT;
 	Ptpsep__Ctl__PortStatus ps[CLOCKD_MAX_PORTS];
 	Ptpsep__Ctl__PortStatus *pp[CLOCKD_MAX_PORTS];
-	int64_t now = clock_mono_ns();
+	int64_t now = clock_now(c);
 	unsigned i;
 
 	ctlsrv_bytes(&st.clock_identity, c->dds.clock_identity, c->have_ports);
@@ -215,7 +215,7 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 	st.steps_removed = c->cds.steps_removed;
 	/* clock_policy.h's values are ClockRefusal's. */
 	st.clock_refusal = (Ptpsep__Ctl__ClockRefusal)c->refusal;
-	if (!netd_client_ready(c->netd)) {
+	if (!env_netd_ready(&c->env)) {
 		/* Nothing is disciplined without netd: never "locked". */
 		st.servo_state = PTPSEP__CTL__SERVO_STATE__SERVO_STATE_UNLOCKED;
 		st.clock_refusal =
@@ -243,7 +243,7 @@ ctlsrv_ports(struct ctlsrv *s, struct ctlsock_client *cl)
 	Ptpsep__Ctl__PortStatus ps[CLOCKD_MAX_PORTS];
 	Ptpsep__PortIdentity id[CLOCKD_MAX_PORTS];
 	int sw = cfg_get_int(c->cfg, NULL, "time_stamping") == CFG_TS_SOFTWARE;
-	int64_t now = clock_mono_ns();
+	int64_t now = clock_now(c);
 	unsigned i;
 
 	for (i = 0; i < c->nports && i < IPC_MAX_PORTS; i++) {
@@ -385,7 +385,7 @@ ctlsrv_foreign(struct ctlsrv *s, struct ctlsock_client *cl,
 	Ptpsep__Ctl__ForeignMaster *pp[IPC_MAX_FOREIGN];
 	struct ctlsrv_fm_buf *b;
 	struct fm_info fi;
-	int64_t now = clock_mono_ns();
+	int64_t now = clock_now(c);
 	size_t n = 0, j;
 	unsigned i;
 	int rc;

@@ -90,4 +90,44 @@ env_timer_pending(const struct env *e, const struct env_timer *t)
 	return e->ops->timer_pending(e->ctx, t);
 }
 
+/* The channel to netd (netd_client.h's calls, whichever world serves them). */
+static inline void
+env_netd_start(const struct env *e)
+{
+	e->ops->netd_start(e->ctx);
+}
+
+static inline int
+env_netd_ready(const struct env *e)
+{
+	return e->ops->netd_ready(e->ctx);
+}
+
+static inline int
+env_send_frame(const struct env *e, unsigned port, int event,
+    enum netd_dest dest, const struct netd_addr *unicast,
+    const uint8_t *payload, size_t len, uint64_t cookie, int want_ts)
+{
+	return e->ops->send_frame(e->ctx, port, event, dest, unicast, payload,
+	    len, cookie, want_ts);
+}
+
+static inline int
+env_clock_read(const struct env *e, uint64_t id)
+{
+	return e->ops->clock_read(e->ctx, id);
+}
+
+static inline int
+env_clock_adjfreq(const struct env *e, uint64_t id, double ppb)
+{
+	return e->ops->clock_adjfreq(e->ctx, id, ppb);
+}
+
+static inline int
+env_clock_step(const struct env *e, uint64_t id, int64_t ns)
+{
+	return e->ops->clock_step(e->ctx, id, ns);
+}
+
 #endif /* PTPSEP_CLOCKD_ENV_H */

@@ -30,6 +30,7 @@
 #include "cli.h"
 #include "clockd.h"
 #include "ctlsrv.h"
+#include "env_event.h"
 #include "log.h"
 #include "notify.h"
 #include "pmcsock.h"
@@ -56,6 +57,7 @@ main(int argc, char **argv)
 	struct priv_needs none;
 	struct event_base *base;
 	struct event *sigint, *sigterm;
+	struct env_event *ee;
 	struct cfg *cfg;
 	struct ctlsrv *ctl;
 	struct pmcsock *pmc;
@@ -110,8 +112,14 @@ main(int argc, char **argv)
 
 	if ((base = event_base_new()) == NULL)
 		fatalx("event_base_new failed");
-	if (clock_init(&clockd, base, cfg) != 0)
+	/* The engine's world: libevent's timers and the netd socket. */
+	ee = env_event_new(base, cfg_get_str(cfg, NULL, "netd_socket"),
+	    &clock_netd_cbs, &clockd);
+	if (ee == NULL)
+		fatalx("cannot set up the event loop's timers and netd");
+	if (clock_init(&clockd, env_event_env(ee), cfg) != 0)
 		fatalx("cannot set up the clock");
+	clockd.base = base;	/* the control and pmc sockets only */
 	ctl = ctlsrv_start(&clockd);	/* NULL: runs without (logged) */
 	pmc = pmcsock_start(&clockd);	/* the same */
 	sigint = evsignal_new(base, SIGINT, main_ev_signal, base);
@@ -133,6 +141,7 @@ main(int argc, char **argv)
 	pmcsock_stop(pmc);
 	ctlsrv_stop(ctl);
 	clock_fini(&clockd);
+	env_event_free(ee);
 	event_free(sigint);
 	event_free(sigterm);
 	event_base_free(base);

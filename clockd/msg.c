@@ -38,7 +38,7 @@ msg_time_ns(struct cport *p, unsigned type, const char *field,
 	/* 5.3.3 allows 2^48 - 1 s, far past int64 ns (the year 2262):
 	 * anyone on the link can send that, so it is dropped, not used. */
 	p->dstats.invalid++;
-	now = clock_mono_ns();
+	now = clock_now(p->c);
 	type &= 0x0f;
 	if (last_log[type] != 0 && now - last_log[type] < MSG_BAD_TIME_LOG_NS) {
 		quiet[type]++;
@@ -104,7 +104,7 @@ msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest, int want_ts)
 		    ptp_msg_type_name(type), ptp_strerror(len));
 		return -1;
 	}
-	if (netd_send_frame(p->c->netd, p->index, ptp_msg_is_event(type), dest,
+	if (env_send_frame(&p->c->env, p->index, ptp_msg_is_event(type), dest,
 	    NULL, buf, (size_t)len, COOKIE(p->index, type, m->hdr.sequence_id),
 	    want_ts) != 0)
 		return -1;

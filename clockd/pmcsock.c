@@ -321,7 +321,7 @@ pmcsock_emit_net(void *arg, const uint8_t *msg, size_t len)
 
 	/* To the primary multicast address out the ingress port, as ptp4l
 	 * answers a multicast request. */
-	if (netd_send_frame(p->c->netd, p->index, 0, NETD_DEST_PRIMARY, NULL,
+	if (env_send_frame(&p->c->env, p->index, 0, NETD_DEST_PRIMARY, NULL,
 	    msg, len, COOKIE(p->index, PTP_MT_MANAGEMENT,
 	    ptp_get_be16(msg + 30)), 0) != 0)
 		return -1;
@@ -352,7 +352,7 @@ pmcsock_forward(struct cport *p, const uint8_t *buf, size_t len)
 
 		if (q == p || !mgmt_port_forwards(q->state))
 			continue;
-		if (netd_send_frame(c->netd, q->index, 0, NETD_DEST_PRIMARY,
+		if (env_send_frame(&c->env, q->index, 0, NETD_DEST_PRIMARY,
 		    NULL, out, n, COOKIE(q->index, PTP_MT_MANAGEMENT,
 		    ptp_get_be16(out + 30)), 0) == 0)
 			q->tx_msgs++;

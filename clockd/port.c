@@ -9,24 +9,23 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <event2/event.h>
 
 #include "cfg.h"
 #include "clockd.h"
 #include "log.h"
 #include "pmcsock.h"
 
-static void port_ev_announce(evutil_socket_t fd, short what, void *arg);
-static void port_ev_sync(evutil_socket_t fd, short what, void *arg);
-static void port_ev_delay(evutil_socket_t fd, short what, void *arg);
-static void port_ev_pdelay(evutil_socket_t fd, short what, void *arg);
-static void port_ev_rx_timeout(evutil_socket_t fd, short what, void *arg);
-static void port_ev_qual(evutil_socket_t fd, short what, void *arg);
-static void port_ev_fault(evutil_socket_t fd, short what, void *arg);
-static void port_ev_sync_rx(evutil_socket_t fd, short what, void *arg);
+static void port_ev_announce(void *arg);
+static void port_ev_sync(void *arg);
+static void port_ev_delay(void *arg);
+static void port_ev_pdelay(void *arg);
+static void port_ev_rx_timeout(void *arg);
+static void port_ev_qual(void *arg);
+static void port_ev_fault(void *arg);
+static void port_ev_sync_rx(void *arg);
 
 int64_t
 port_interval_ns(int8_t log_interval)
@@ -37,15 +36,9 @@ port_interval_ns(int8_t log_interval)
 }
 
 static void
-port_arm(struct event *ev, int64_t ns)
+port_arm(struct cport *p, struct env_timer *t, int64_t ns)
 {
-	struct timeval tv;
-
-	if (ns < 0)
-		ns = 0;
-	tv.tv_sec = ns / 1000000000LL;
-	tv.tv_usec = (ns % 1000000000LL) / 1000;
-	evtimer_add(ev, &tv);
+	env_timer_arm(&p->c->env, t, ns);
 }
 
 /* A random time in [0, 2 x interval), as ptp4l spreads Delay_Req (9.5.11.2). */
@@ -80,7 +73,7 @@ port_create(struct clockd *c, struct cport *p, unsigned index,
 	p->link_up = link_up;
 	p->enabled = 1;
 	p->state = PS_INITIALIZING;
-	p->state_since = clock_mono_ns();
+	p->state_since = clock_now(p->c);
 
 	p->log_announce_interval = (int8_t)cfg_get_int(cfg, pn,
 	    "logAnnounceInterval");
@@ -114,14 +107,14 @@ port_create(struct clockd *c, struct cport *p, unsigned index,
 	nbr_init(&p->nbr, cfg_get_int(cfg, pn, "min_neighbor_prop_delay"),
 	    cfg_get_int(cfg, pn, "neighborPropDelayThresh"));
 
-	p->t_announce = evtimer_new(c->base, port_ev_announce, p);
-	p->t_sync = evtimer_new(c->base, port_ev_sync, p);
-	p->t_delay = evtimer_new(c->base, port_ev_delay, p);
-	p->t_pdelay = evtimer_new(c->base, port_ev_pdelay, p);
-	p->t_rx_timeout = evtimer_new(c->base, port_ev_rx_timeout, p);
-	p->t_qual = evtimer_new(c->base, port_ev_qual, p);
-	p->t_fault = evtimer_new(c->base, port_ev_fault, p);
-	p->t_sync_rx = evtimer_new(c->base, port_ev_sync_rx, p);
+	p->t_announce = env_timer_new(&c->env, port_ev_announce, p);
+	p->t_sync = env_timer_new(&c->env, port_ev_sync, p);
+	p->t_delay = env_timer_new(&c->env, port_ev_delay, p);
+	p->t_pdelay = env_timer_new(&c->env, port_ev_pdelay, p);
+	p->t_rx_timeout = env_timer_new(&c->env, port_ev_rx_timeout, p);
+	p->t_qual = env_timer_new(&c->env, port_ev_qual, p);
+	p->t_fault = env_timer_new(&c->env, port_ev_fault, p);
+	p->t_sync_rx = env_timer_new(&c->env, port_ev_sync_rx, p);
 	if (!p->t_announce || !p->t_sync || !p->t_delay || !p->t_pdelay ||
 	    !p->t_rx_timeout || !p->t_qual || !p->t_fault || !p->t_sync_rx)
 		return -1;
@@ -131,28 +124,27 @@ port_create(struct clockd *c, struct cport *p, unsigned index,
 static void
 port_stop_timers(struct cport *p)
 {
-	evtimer_del(p->t_announce);
-	evtimer_del(p->t_sync);
-	evtimer_del(p->t_delay);
-	evtimer_del(p->t_pdelay);
-	evtimer_del(p->t_rx_timeout);
-	evtimer_del(p->t_qual);
-	evtimer_del(p->t_fault);
-	evtimer_del(p->t_sync_rx);
+	struct env_timer *ts[] = { p->t_announce, p->t_sync, p->t_delay,
+	    p->t_pdelay, p->t_rx_timeout, p->t_qual, p->t_fault,
+	    p->t_sync_rx };
+	size_t i;
+
+	for (i = 0; i < sizeof(ts) / sizeof(ts[0]); i++)
+		if (ts[i] != NULL)
+			env_timer_cancel(&p->c->env, ts[i]);
 }
 
 void
 port_destroy(struct cport *p)
 {
-	struct event **evs[] = { &p->t_announce, &p->t_sync, &p->t_delay,
+	struct env_timer **ts[] = { &p->t_announce, &p->t_sync, &p->t_delay,
 	    &p->t_pdelay, &p->t_rx_timeout, &p->t_qual, &p->t_fault,
 	    &p->t_sync_rx };
 	size_t i;
 
-	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
-		if (*evs[i] != NULL)
-			event_free(*evs[i]);
-		*evs[i] = NULL;
+	for (i = 0; i < sizeof(ts) / sizeof(ts[0]); i++) {
+		env_timer_free(&p->c->env, *ts[i]);
+		*ts[i] = NULL;
 	}
 	filter_destroy(p->delay_filter);
 	p->delay_filter = NULL;
@@ -161,7 +153,7 @@ port_destroy(struct cport *p)
 static void
 port_arm_rx_timeout(struct cport *p)
 {
-	port_arm(p->t_rx_timeout, fm_announce_timeout_random_ns(
+	port_arm(p, p->t_rx_timeout, fm_announce_timeout_random_ns(
 	    p->announce_receipt_timeout, 1, p->log_announce_interval,
 	    (uint32_t)random()));
 }
@@ -175,7 +167,7 @@ static void
 port_arm_sync_rx(struct cport *p)
 {
 	if (p->sync_receipt_timeout > 0)
-		port_arm(p->t_sync_rx, p->sync_receipt_timeout *
+		port_arm(p, p->t_sync_rx, p->sync_receipt_timeout *
 		    port_interval_ns(p->log_sync_interval));
 }
 
@@ -189,7 +181,7 @@ port_enter(struct cport *p, enum fsm_state s)
 	port_stop_timers(p);
 	switch (s) {
 	case PS_FAULTY:
-		port_arm(p->t_fault, port_interval_ns((int8_t)cfg_get_int(
+		port_arm(p, p->t_fault, port_interval_ns((int8_t)cfg_get_int(
 		    p->c->cfg, NULL, "fault_reset_interval") == CFG_FRI_ASAP ?
 		    -30 : (int8_t)cfg_get_int(p->c->cfg, NULL,
 		    "fault_reset_interval")));
@@ -199,17 +191,17 @@ port_enter(struct cport *p, enum fsm_state s)
 		port_arm_rx_timeout(p);
 		break;
 	case PS_PRE_MASTER:
-		port_arm(p->t_qual, fm_qualification_timeout_ns(
+		port_arm(p, p->t_qual, fm_qualification_timeout_ns(
 		    p->c->cds.steps_removed, p->log_announce_interval));
 		break;
 	case PS_MASTER:
 		/* Sync at once, Announce half a Sync interval later and from
 		 * then on the two on fixed grids half an interval apart. */
-		p->next_sync = clock_mono_ns();
+		p->next_sync = clock_now(p->c);
 		p->next_announce = p->next_sync +
 		    port_interval_ns(p->log_sync_interval) / 2;
-		port_arm(p->t_sync, 0);
-		port_arm(p->t_announce,
+		port_arm(p, p->t_sync, 0);
+		port_arm(p, p->t_announce,
 		    port_interval_ns(p->log_sync_interval) / 2);
 		break;
 	case PS_UNCALIBRATED:
@@ -217,14 +209,14 @@ port_enter(struct cport *p, enum fsm_state s)
 		port_arm_rx_timeout(p);
 		port_arm_sync_rx(p);
 		if (p->delay_mechanism == DM_E2E)
-			port_arm(p->t_delay, port_random_ns(port_interval_ns(
+			port_arm(p, p->t_delay, port_random_ns(port_interval_ns(
 			    p->log_min_delay_req_interval)));
 		break;
 	default:
 		break;
 	}
 	if (active && p->delay_mechanism == DM_P2P)
-		port_arm(p->t_pdelay, 0);
+		port_arm(p, p->t_pdelay, 0);
 	if (s != PS_SLAVE && s != PS_UNCALIBRATED)
 		slave_reset(p);
 	if (!active) {
@@ -252,7 +244,7 @@ port_dispatch(struct cport *p, enum fsm_event ev, int master_diff)
 		return;
 	}
 	p->state = s;
-	p->state_since = clock_mono_ns();
+	p->state_since = clock_now(p->c);
 	log_info("port %u (%s): %s to %s on %s", p->identity.port_number,
 	    p->iface, fsm_state_name(old), fsm_state_name(s),
 	    fsm_event_name(ev));
@@ -264,9 +256,9 @@ port_dispatch(struct cport *p, enum fsm_event ev, int master_diff)
 
 /* The next point of a fixed grid after now (skipping missed ones). */
 static int64_t
-port_next_due(int64_t due, int64_t interval)
+port_next_due(const struct cport *p, int64_t due, int64_t interval)
 {
-	int64_t now = clock_mono_ns();
+	int64_t now = clock_now(p->c);
 
 	due += interval;
 	if (due <= now)
@@ -275,7 +267,7 @@ port_next_due(int64_t due, int64_t interval)
 }
 
 static void
-port_ev_announce(evutil_socket_t fd, short what, void *arg)
+port_ev_announce(void *arg)
 {
 	struct cport *p = arg;
 
@@ -283,13 +275,13 @@ port_ev_announce(evutil_socket_t fd, short what, void *arg)
 		return;
 	if (nbr_as_capable(&p->nbr))	/* 802.1AS 10.3.16 */
 		master_send_announce(p);
-	p->next_announce = port_next_due(p->next_announce,
+	p->next_announce = port_next_due(p, p->next_announce,
 	    port_interval_ns(p->log_announce_interval));
-	port_arm(p->t_announce, p->next_announce - clock_mono_ns());
+	port_arm(p, p->t_announce, p->next_announce - clock_now(p->c));
 }
 
 static void
-port_ev_sync(evutil_socket_t fd, short what, void *arg)
+port_ev_sync(void *arg)
 {
 	struct cport *p = arg;
 
@@ -297,28 +289,29 @@ port_ev_sync(evutil_socket_t fd, short what, void *arg)
 		return;
 	if (nbr_as_capable(&p->nbr))	/* 802.1AS 10.2.12 */
 		master_send_sync(p);
-	p->next_sync = port_next_due(p->next_sync,
+	p->next_sync = port_next_due(p, p->next_sync,
 	    port_interval_ns(p->log_sync_interval));
-	port_arm(p->t_sync, p->next_sync - clock_mono_ns());
+	port_arm(p, p->t_sync, p->next_sync - clock_now(p->c));
 }
 
 static void
-port_ev_delay(evutil_socket_t fd, short what, void *arg)
+port_ev_delay(void *arg)
 {
 	struct cport *p = arg;
 
 	slave_send_delay_req(p);
-	port_arm(p->t_delay, port_random_ns(port_interval_ns(
+	port_arm(p, p->t_delay, port_random_ns(port_interval_ns(
 	    p->log_min_delay_req_interval)));
 }
 
 static void
-port_ev_pdelay(evutil_socket_t fd, short what, void *arg)
+port_ev_pdelay(void *arg)
 {
 	struct cport *p = arg;
 
 	p2p_send_pdelay_req(p);
-	port_arm(p->t_pdelay, port_interval_ns(p->log_min_pdelay_req_interval));
+	port_arm(p, p->t_pdelay,
+	    port_interval_ns(p->log_min_pdelay_req_interval));
 }
 
 static void
@@ -329,7 +322,7 @@ port_receipt_timeout(struct cport *p, const char *what)
 	if (p->state == PS_SLAVE || p->state == PS_UNCALIBRATED ||
 	    p->state == PS_PASSIVE)
 		fm_forget(&p->foreign, &p->c->pds.parent_port_identity);
-	fm_prune(&p->foreign, clock_mono_ns());
+	fm_prune(&p->foreign, clock_now(p->c));
 	log_info("port %u (%s): %s receipt timeout",
 	    p->identity.port_number, p->iface, what);
 	port_dispatch(p, EV_ANNOUNCE_RECEIPT_TIMEOUT_EXPIRES, 0);
@@ -339,13 +332,13 @@ port_receipt_timeout(struct cport *p, const char *what)
 }
 
 static void
-port_ev_rx_timeout(evutil_socket_t fd, short what, void *arg)
+port_ev_rx_timeout(void *arg)
 {
 	port_receipt_timeout(arg, "announce");
 }
 
 static void
-port_ev_sync_rx(evutil_socket_t fd, short what, void *arg)
+port_ev_sync_rx(void *arg)
 {
 	struct cport *p = arg;
 
@@ -354,17 +347,17 @@ port_ev_sync_rx(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-port_ev_qual(evutil_socket_t fd, short what, void *arg)
+port_ev_qual(void *arg)
 {
 	port_dispatch(arg, EV_QUALIFICATION_TIMEOUT_EXPIRES, 0);
 }
 
 static void
-port_ev_fault(evutil_socket_t fd, short what, void *arg)
+port_ev_fault(void *arg)
 {
 	struct cport *p = arg;
 
-	if (p->link_up && p->enabled && netd_client_ready(p->c->netd))
+	if (p->link_up && p->enabled && env_netd_ready(&p->c->env))
 		port_dispatch(p, EV_FAULT_CLEARED, 0);
 	else
 		port_enter(p, p->state);	/* re-arm */
@@ -404,7 +397,7 @@ static void
 port_rx_announce(struct cport *p, const struct ptp_msg *m)
 {
 	struct clockd *c = p->c;
-	int64_t now = clock_mono_ns();
+	int64_t now = clock_now(p->c);
 	int rc;
 
 	if (p->kind == FSM_MASTER_ONLY)
