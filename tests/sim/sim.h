@@ -1,0 +1,329 @@
+/*
+ * sim.h - ptpsim, a discrete-event simulator that runs clockd's real
+ * engine (clockd/libclockd.a) on a simulated network (issue 12, item 2).
+ *
+ * Each node is one struct clockd driven through clockd/env.h: its "now"
+ * is the simulated monotonic time, its timers are events of one queue,
+ * and its channel to netd is played here: frames go onto simulated links,
+ * clock requests are checked with netd's own bounds (netd/clock_bounds.c)
+ * and applied to a model clock (model.h), and netd's answers come back
+ * through clock_netd_cbs as the protobuf-c structs netd would send.
+ *
+ * Files: ptpsim.c (command line, the run loop, scenario actions),
+ * evq.c (the event queue), scenario.c (the scenario file), node.c (a
+ * node's engine, its env and its netd), net.c (links and frames),
+ * report.c (samples, trace and summary).
+ *
+ * Determinism: one queue ordered by (time, insertion sequence), one
+ * seeded RNG stream per node and per link, srandom(seed) for the engine's
+ * random(), nothing taken from the host (no wall clock, no addresses in
+ * the output).  The same scenario and seed give byte-identical stdout.
+ */
+#ifndef PTPSEP_SIM_H
+#define PTPSEP_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clockd/env.h"
+#include "model.h"
+
+#define SIM_NAME_MAX	32
+#define SIM_MAX_NODES	64
+#define SIM_MAX_LINKS	64
+#define SIM_MAX_PORTS	16	/* per node */
+#define SIM_MAX_ENDS	16	/* per link */
+#define SIM_PAYLOAD_MAX	1500
+#define SIM_NSEC	1000000000LL
+
+/*
+ * True (TAI) time at simulated time 0, so that the clocks read like today
+ * (2023-11-14); the engine's monotonic clock starts at SIM_MONO0.
+ */
+#define SIM_EPOCH_NS	(1700000000LL * SIM_NSEC)
+#define SIM_MONO0_NS	SIM_NSEC
+
+/* Latencies of the simulated netd (ns of simulated time). */
+#define SIM_CONNECT_NS		1000000	/* clockd start to PortList */
+#define SIM_CLOCK_REQ_NS	20000	/* ClockRequest to netd acting */
+#define SIM_CLOCK_REPLY_NS	30000	/* netd acting to ClockReply */
+#define SIM_LINK_EVENT_NS	100000	/* carrier change to LinkEvent */
+
+/* ---- evq.c: a binary heap keyed (time, insertion sequence) ---- */
+
+enum sim_ev_kind {
+	SE_TIMER,	/* an engine timer (struct env_timer) */
+	SE_FRAME,	/* a frame arrives at a port */
+	SE_TXTS,	/* a TX time stamp reaches the engine */
+	SE_CLOCK_REQ,	/* netd acts on a ClockRequest */
+	SE_CLOCK_REPLY,	/* the ClockReply reaches the engine */
+	SE_CONNECT,	/* netd's Hello and PortList reach the engine */
+	SE_LINK_EVENT,	/* a LinkEvent reaches the engine */
+	SE_ACTION,	/* a scenario action ([events]) */
+	SE_SAMPLE,	/* record every node */
+};
+
+struct sim_ev {
+	int64_t			 t;	/* simulated ns */
+	uint64_t		 seq;
+	int			 idx;	/* heap slot, -1: not queued */
+	enum sim_ev_kind	 kind;
+};
+
+struct sim_evq {
+	struct sim_ev		**heap;
+	size_t			 n, cap;
+	uint64_t		 seq;
+};
+
+int	evq_init(struct sim_evq *q);
+void	evq_fini(struct sim_evq *q);
+/* Queues ev at time t (it must not be queued). 0, or -1 on ENOMEM. */
+int	evq_push(struct sim_evq *q, struct sim_ev *ev, int64_t t);
+void	evq_remove(struct sim_evq *q, struct sim_ev *ev);
+struct sim_ev *evq_pop(struct sim_evq *q);
+const struct sim_ev *evq_peek(const struct sim_evq *q);
+
+/* ---- scenario.c ---- */
+
+struct sim_kv {
+	char			*port;	/* NULL: [global]; else the link name */
+	char			*key;
+	char			*value;
+	unsigned		 line;
+};
+
+struct sim_node_spec {
+	char			 name[SIM_NAME_MAX];
+	struct sim_kv		*kv;	/* ptp4l.conf keys for clockd/netd */
+	size_t			 nkv;
+	int64_t			 offset_ns;	/* sim_offset */
+	double			 freq_ppb;	/* sim_freq */
+	double			 wander;	/* sim_wander */
+	int			 ts_kind;	/* enum sim_ts_kind */
+	unsigned		 line;
+};
+
+struct sim_link_spec {
+	char			 name[SIM_NAME_MAX];
+	unsigned		 ends[SIM_MAX_ENDS];	/* node indexes */
+	unsigned		 nends;
+	struct sim_link_model	 model;
+	unsigned		 line;
+};
+
+enum sim_act_kind {
+	SA_LINK_DOWN,
+	SA_LINK_UP,
+	SA_LINK_SET,	/* delay, pdv, asymmetry, loss */
+	SA_NODE_CRASH,
+	SA_NODE_RESTART,
+	SA_NODE_FREQ_STEP,
+	SA_NODE_SET,	/* clockClass, priority1, priority2 */
+};
+
+struct sim_action {
+	struct sim_ev		 ev;	/* first: the queue's entry */
+	int64_t			 t;	/* simulated ns */
+	enum sim_act_kind	 kind;
+	unsigned		 target;	/* node or link index */
+	char			 key[SIM_NAME_MAX];
+	double			 value;
+	unsigned		 line;
+};
+
+struct sim_scenario {
+	char			 path[256];
+	int64_t			 duration_ns;
+	uint64_t		 seed;
+	int64_t			 sample_ns;
+	int64_t			 measure_from_ns;
+	int64_t			 lock_threshold_ns;
+	int			 reference;	/* node index, -1: true time */
+	struct sim_node_spec	 nodes[SIM_MAX_NODES];
+	unsigned		 nnodes;
+	struct sim_link_spec	 links[SIM_MAX_LINKS];
+	unsigned		 nlinks;
+	struct sim_action	*acts;
+	size_t			 nacts;
+};
+
+/* 0, or -1 after printing "file:line: why" to stderr. */
+int	scenario_load(struct sim_scenario *s, const char *path);
+void	scenario_free(struct sim_scenario *s);
+int	scenario_node_index(const struct sim_scenario *s, const char *name);
+int	scenario_link_index(const struct sim_scenario *s, const char *name);
+
+/* ---- node.c: one engine, its env and its netd ---- */
+
+struct sim;
+struct sim_node;
+struct clockd;
+struct cfg;
+
+struct sim_port {
+	unsigned		 link;		/* link index */
+	unsigned		 end;		/* our place among its ends */
+	uint8_t			 mac[6];
+};
+
+/* Counters of the node's netd, for the summary. */
+struct sim_node_stats {
+	unsigned		 steps;		/* steps netd executed */
+	unsigned		 steps_after_lock;
+	unsigned		 refusals;	/* clock requests refused */
+	unsigned		 adjs;		/* frequency changes executed */
+	unsigned		 state_changes;	/* port state changes */
+	unsigned		 crashes;
+	int64_t			*step_t;	/* simulated ns of each step */
+	size_t			 nstep_t, capstep_t;
+};
+
+struct sim_node {
+	struct sim		*sim;
+	unsigned		 index;
+	const struct sim_node_spec *spec;
+	struct cfg		*cfg;
+	struct sim_port		 ports[SIM_MAX_PORTS];
+	unsigned		 nports;
+	uint8_t			 clock_id[8];
+	struct env		 env;	/* ops and ctx (this node) */
+
+	/* the engine: NULL while crashed */
+	struct clockd		*c;
+	uint64_t		 epoch;	/* + 1 at every crash */
+	int			 connected;	/* PortList delivered */
+	struct env_timer	*timers;	/* every live timer */
+	int			 last_state[SIM_MAX_PORTS];
+
+	/* netd's side: the clock it keeps running across clockd crashes */
+	struct sim_rng		 rng_clock, rng_ts;
+	struct sim_clock	 clock;
+	struct sim_ts_model	 ts;
+	double			 adj_ppb;	/* what netd set */
+	void			*bounds;	/* struct clock_bounds, netd_sim.c */
+	void			*bstate;	/* struct clock_bounds_state */
+
+	struct sim_node_stats	 st;
+};
+
+int	node_init(struct sim *sim, struct sim_node *n, unsigned index);
+void	node_fini(struct sim_node *n);
+/* Starts (or restarts) the engine; 0, or -1 (logged). */
+int	node_start(struct sim_node *n);
+/* The engine dies (clockd killed): netd's clock keeps running. */
+void	node_crash(struct sim_node *n);
+/* Reading of the node's clock at the current simulated time. */
+int64_t	node_clock_now(struct sim_node *n);
+/* After an event reached the engine: count its port state changes. */
+void	node_after_event(struct sim_node *n);
+/* Event handlers (ptpsim.c dispatches to them). */
+void	node_ev_timer(struct sim_node *n, struct sim_ev *ev);
+struct sim_node *node_of_timer(struct sim_ev *ev);
+void	node_ev_connect(struct sim_node *n);
+/* The link of port changed: a LinkEvent for the engine, later. */
+void	node_link_changed(struct sim_node *n, unsigned port);
+
+/* ---- netd_sim.c: netd's clock requests, with netd's own bounds ---- */
+
+/* The node's bounds from its configuration; 0, or -1 (logged). */
+int	netd_sim_init(struct sim_node *n);
+void	netd_sim_fini(struct sim_node *n);
+/* ClockInfo fields of the PortList. */
+void	netd_sim_clock_info(const struct sim_node *n, double *max_freq_ppb,
+	    int *step_allowed, int64_t *max_step_ns, uint32_t *min_adj_ms);
+/* A ClockRequest reaches netd: check, apply, schedule the reply. */
+enum sim_clk_op { SIM_CLK_READ, SIM_CLK_ADJFREQ, SIM_CLK_STEP };
+int	netd_sim_request(struct sim_node *n, uint64_t id, enum sim_clk_op op,
+	    double ppb, int64_t step_ns);
+
+/* ---- net.c: links and frames ---- */
+
+struct sim_link {
+	unsigned		 index;
+	const struct sim_link_spec *spec;
+	unsigned		 end_port[SIM_MAX_ENDS];	/* port of each end */
+	struct sim_link_model	 model;	/* may change ([events] set) */
+	struct sim_rng		 rng;
+	int			 up;
+	uint64_t		 frames, lost;
+};
+
+int	net_send(struct sim_node *n, unsigned port, int event, int dest,
+	    const uint8_t *dst_mac, const uint8_t *payload, size_t len,
+	    uint64_t cookie, int want_ts);
+void	net_link_set(struct sim *sim, unsigned link, int up);
+
+/* The pooled message events (frames, time stamps, replies, ...). */
+struct sim_msg {
+	struct sim_ev		 ev;	/* first */
+	struct sim_msg		*next;	/* free list */
+	unsigned		 node, port;
+	uint64_t		 epoch;
+	int			 event;		/* event message (class) */
+	uint8_t			 src_mac[6];
+	uint64_t		 cookie;	/* TXTS; ClockReply id */
+	int			 ok;		/* TXTS ok; ClockReply ok */
+	int			 reason;	/* ClockReply: RefuseReason */
+	int64_t			 ts;		/* clock ns */
+	double			 ppb;		/* ClockReply freq; request */
+	int64_t			 step_ns;	/* request */
+	int			 op;		/* request: enum sim_clk_op */
+	size_t			 len;
+	uint8_t			 payload[SIM_PAYLOAD_MAX];
+};
+
+struct sim_msg *sim_msg_get(struct sim *sim, enum sim_ev_kind kind,
+	    const struct sim_node *n);
+void	sim_msg_put(struct sim *sim, struct sim_msg *m);
+void	net_ev_frame(struct sim *sim, struct sim_msg *m);
+void	net_ev_txts(struct sim *sim, struct sim_msg *m);
+void	netd_sim_ev_request(struct sim *sim, struct sim_msg *m);
+void	node_ev_clock_reply(struct sim *sim, struct sim_msg *m);
+void	node_ev_link_event(struct sim *sim, struct sim_msg *m);
+
+/* ---- report.c ---- */
+
+struct sim_sample_acc {
+	double			 sum_sq;	/* samples >= measure_from */
+	uint64_t		 n;
+	int64_t			 max_abs;
+	uint64_t		 n_lockwin;	/* samples before the 1st event */
+	int64_t			 run_start;	/* of the good run, -1: none */
+	int64_t			 lock_t;	/* -1: not locked */
+	int64_t			 unlocked_ns;	/* bad time after lock */
+};
+
+int	report_init(struct sim *sim);
+void	report_sample(struct sim *sim);
+void	report_summary(struct sim *sim);
+
+/* ---- ptpsim.c ---- */
+
+struct sim {
+	struct sim_scenario	 sc;
+	struct sim_evq		 q;
+	int64_t			 now;		/* simulated ns */
+	struct sim_node		 nodes[SIM_MAX_NODES];
+	unsigned		 nnodes;
+	struct sim_link		 links[SIM_MAX_LINKS];
+	unsigned		 nlinks;
+	struct sim_msg		*free_msgs;
+	struct sim_ev		 sample_ev;
+	int64_t			 next_sample;
+	int64_t			 first_event_t;	/* first action, or end */
+	struct sim_sample_acc	 acc[SIM_MAX_NODES];
+	FILE			*trace;		/* per-sample lines, or NULL */
+	int			 quiet;
+	uint64_t		 events;
+};
+
+/* Simulated ns -> the true time the clocks are compared with. */
+static inline int64_t
+sim_true_ns(const struct sim *sim)
+{
+	return SIM_EPOCH_NS + sim->now;
+}
+
+#endif /* PTPSEP_SIM_H */
