@@ -61,6 +61,9 @@ params_valid(const struct servo_params *p)
 		return 0;
 	if (p->offset_threshold < 0 || p->num_offset_values < 0)
 		return 0;
+	if (!(isfinite(p->kalman_r) && p->kalman_r >= 0.0 &&
+	    isfinite(p->kalman_q) && p->kalman_q >= 0.0))
+		return 0;
 	if (!(pi->kp >= 0.0 && pi->ki >= 0.0 && pi->kp_scale >= 0.0 &&
 	    pi->ki_scale >= 0.0 && pi->kp_norm_max > 0.0 &&
 	    pi->ki_norm_max > 0.0 && isfinite(pi->kp_exponent) &&
@@ -87,6 +90,9 @@ servo_create(enum servo_type type, const struct servo_params *p)
 		break;
 	case SERVO_LINREG:
 		s = linreg_create(init);
+		break;
+	case SERVO_KALMAN:
+		s = kf_create(init, p->sw_ts, p->kalman_r, p->kalman_q);
 		break;
 	default:
 		errno = EINVAL;
@@ -236,6 +242,17 @@ servo_pi_gains(const struct servo *s, double *kp, double *ki)
 	}
 }
 
+void
+servo_kalman_noise(const struct servo *s, double *r, double *q)
+{
+	if (s->type == SERVO_KALMAN) {
+		kf_get_noise(s, r, q);
+	} else {
+		*r = 0.0;
+		*q = 0.0;
+	}
+}
+
 const char *
 servo_state_name(enum servo_state st)
 {
@@ -259,6 +276,8 @@ servo_type_name(enum servo_type t)
 		return "pi";
 	case SERVO_LINREG:
 		return "linreg";
+	case SERVO_KALMAN:
+		return "kalman";
 	}
 	return NULL;
 }

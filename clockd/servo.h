@@ -4,9 +4,11 @@
  * A servo turns a series of offsets from the master (offsetFromMaster,
  * IEEE 1588-2019 11.2, in ns: slave time minus master time) into the
  * frequency the local clock should run at, and says when the clock should
- * rather be stepped.  Two servos, with the behaviour and defaults of
+ * rather be stepped.  Two servos with the behaviour and defaults of
  * linuxptp's ptp4l: "pi" (proportional-integral) and "linreg" (linear
- * regression over 4..64 points).  The code is pure: no I/O, no globals, no
+ * regression over 4..64 points); and ptpsep's default, "kalman" (a
+ * phase and frequency Kalman filter that estimates its own noise,
+ * servo_kf.c).  The code is pure: no I/O, no globals, no
  * clock reads; every time comes in as an argument, so the servos can be run
  * on a simulated clock (tests/unit/test_servo.c).
  *
@@ -22,10 +24,12 @@
 
 #include <stdint.h>
 
-/* Same order as lib/cfg.h's enum cfg_servo for the values we have. */
+/* clock_servo's values (lib/cfg.h enum cfg_servo) map onto these in
+ * clock_servo.c. */
 enum servo_type {
 	SERVO_PI = 0,
 	SERVO_LINREG = 1,
+	SERVO_KALMAN = 2,
 };
 
 enum servo_state {
@@ -75,6 +79,11 @@ struct servo_params {
 	int64_t offset_threshold;
 	int num_offset_values;
 	struct servo_pi_params pi;
+	/* The Kalman servo's noise, fixed instead of estimated (0.0: from
+	 * the data): measurement variance, ns^2; frequency wander, ppb^2/s.
+	 * For the reference filter of tests/unit/test_servo_sim.c. */
+	double kalman_r;
+	double kalman_q;
 };
 
 struct servo;
@@ -116,7 +125,11 @@ void servo_pi_gains(const struct servo *s, double *kp, double *ki);
 
 /* "unlocked", "jump", "locked" (LOCKED_STABLE too): ptpctl's names. */
 const char *servo_state_name(enum servo_state st);
-/* "pi", "linreg"; NULL if unknown. */
+/* The Kalman servo's current noise estimates: measurement variance r
+ * (ns^2) and frequency wander q (ppb^2/s); 0.0 for other servos. */
+void servo_kalman_noise(const struct servo *s, double *r, double *q);
+
+/* "pi", "linreg", "kalman"; NULL if unknown. */
 const char *servo_type_name(enum servo_type t);
 
 #endif /* PTPSEP_SERVO_H */

@@ -54,6 +54,8 @@ double servo_clamp(const struct servo *s, double v);
 struct servo *pi_create(const struct servo_pi_params *pp, double init_freq,
     int sw_ts);
 struct servo *linreg_create(double init_freq);
+struct servo *kf_create(double init_freq, int sw_ts, double r, double q);
+void kf_get_noise(const struct servo *s, double *r, double *q);
 void pi_get_gains(const struct servo *s, double *kp, double *ki);
 
 #endif /* PTPSEP_SERVO_PRIVATE_H */

@@ -1,0 +1,530 @@
+/*
+ * servo_kf.c - "kalman", ptpsep's default servo: a two-state Kalman filter
+ * (phase and frequency) with its noise estimated online, and a control law
+ * that takes the estimated offset out over one Sync interval.
+ *
+ * Model (internal sign, servo_private.h; ns and ppb = ns/s):
+ *   theta' = d - c	theta the offset (slave - master), c the correction
+ *			in force (what this servo returned), d the clock's
+ *			drift, the correction that would hold theta still;
+ *   d' = w		w white, density q (ppb^2/s): random-walk frequency
+ *			noise, the oscillator's wander;
+ *   z = theta + v	v white, variance r (ns^2): the measurement noise of
+ *			offsetFromMaster (IEEE 1588-2019 11.2).
+ * The filter predicts over the actual time since the last sample with the
+ * correction that was in force, updates on z, and returns
+ * c = d + theta / T: the estimated offset is gone by the next Sync, the
+ * minimum-variance law for this model (what remains at the next sample is
+ * the estimation error).  The filter is therefore the whole design.
+ *
+ *  - Acquisition: sample 1 is kept; sample 2 gives d from the slope of the
+ *    two; then JUMP (servo_step_wanted(), on the raw offset) or LOCKED.
+ *  - Noise, from the data rather than from configuration.  x, the phase
+ *    the clock would have without corrections (z plus the integral of c),
+ *    has second differences whose variance over a lag of tau is
+ *    6 r + (2/3) q tau^3: white phase noise at the shortest lag, the
+ *    wander (a difference of two frequency estimates) at long ones.  r
+ *    comes from lag 1, q from lag KF_LAG, averaged; until there are data
+ *    the hw / sw priors count as a few samples.
+ *  - Outliers (a software Sync time-stamped late): an innovation beyond
+ *    KF_GATE standard deviations is not used.  Gated innovations in a
+ *    row that tell a consistent story are a real change: two growing
+ *    like a ramp, a frequency step (the filter restarts from the two);
+ *    KF_RUN of one level, an offset jump (a new master's time); and
+ *    KF_RUN_MAX of one sign, whatever they are.  The last is then taken,
+ *    with the covariance opened up to it.
+ *  - A slower change (a frequency step below the gate) shows up as a mean
+ *    of the normalized innovations away from 0; past KF_BIAS the frequency
+ *    variance is widened so the filter follows it.
+ *  - servo_reset() (new master) keeps d and starts the phase again from
+ *    the next sample; time going back (a step under us) does the same.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "servo_private.h"
+
+#define KF_GATE		4.0	/* innovations beyond 4 sigma ... */
+#define KF_GATE_MIN	2000.0	/* ... and 2 us (as clock_servo.c's spike
+				   filter): not used */
+#define KF_RUN		3	/* that many in a row, one sign, equal: */
+#define KF_RUN_MAX	8	/* an offset jump; that many: a change */
+#define KF_BIAS		1.5	/* |mean normalized innovation| beyond */
+#define KF_BIAS_AVG	8.0	/* samples in that mean */
+#define KF_LAG		16	/* samples: the lag that sees the wander */
+#define KF_HIST		(2 * KF_LAG + 1)
+#define KF_AVG_MAX	256.0	/* samples in the noise averages, at most */
+#define KF_PRIOR_N	4.0	/* samples the priors are worth */
+/* Priors: software time stamps on a busy host, hardware ones on a PHC. */
+#define KF_SW_R0	(500.0 * 500.0)
+#define KF_HW_R0	(50.0 * 50.0)
+#define KF_Q0		1.0	/* ppb^2/s: a fast start, then measured */
+#define KF_Q_MIN	0.01	/* ppb^2/s, see above */
+#define KF_R_MIN	1.0	/* ns^2 */
+#define KF_DD_GATE	5.0	/* second differences beyond 5 rms ... */
+#define KF_DD_N		16.0	/* ... once the averages hold 16 samples */
+
+enum kf_phase {
+	KF_EMPTY,	/* no sample since start or reset */
+	KF_ONE,		/* one sample: the frequency comes with the next */
+	KF_RUN_,	/* filtering */
+};
+
+struct kf {
+	struct servo base;
+	enum kf_phase phase;
+	double c;		/* correction in force, ppb (internal sign) */
+	double theta, d;	/* the estimate after the last sample */
+	double p00, p01, p11;	/* its covariance, ns^2, ns ppb, ppb^2 */
+	int64_t z0;		/* sample 1 */
+	uint64_t t0;
+	uint64_t last_ts;	/* local time of the last sample */
+	int have_d;		/* d was measured (kept over a reset) */
+	double interval;	/* Sync interval, s */
+	double r, q;		/* the noise estimates in use */
+	double r0;		/* the prior r */
+	double fix_r, fix_q;	/* configured instead (0.0: estimate) */
+	/* second differences of the free-running phase */
+	double acc;		/* integral of c, ns */
+	double hx[KF_HIST];	/* ring of x, ns ... */
+	double ht[KF_HIST];	/* ... at local time, s (from t_ref) */
+	uint64_t t_ref;
+	int hn, hpos;
+	double v1, vl;		/* mean squared lag-1 and lag-KF_LAG diffs */
+	double n1, nl;		/* samples in them (priors included) */
+	double tau1, taul;	/* their mean lags, s */
+	/* outliers and changes */
+	int run, run_sign;
+	double run_nu[KF_RUN_MAX];	/* the run's innovations, ns */
+	double run_t;		/* s from the last used sample to the first */
+	double since;		/* s from the last used sample to this one */
+	double bias;		/* mean normalized innovation */
+	uint64_t gated;
+};
+
+static struct kf *
+to_kf(struct servo *s)
+{
+	return servo_container_of(s, struct kf, base);
+}
+
+static void
+kf_destroy(struct servo *s)
+{
+	free(to_kf(s));
+}
+
+/* r and q from the averages of the second differences. */
+static void
+kf_noise(struct kf *k)
+{
+	double wl, r, q;
+
+	/* 6 r + (2/3) q tau^3 at either lag: two equations, two unknowns. */
+	q = 1.5 * (k->vl - k->v1) / (pow(k->taul, 3.0) - pow(k->tau1, 3.0));
+	if (!(q >= KF_Q_MIN))
+		q = KF_Q_MIN;
+	wl = 2.0 / 3.0 * q * pow(k->tau1, 3.0);
+	r = (k->v1 - wl) / 6.0;
+	if (!(r >= KF_R_MIN))
+		r = KF_R_MIN;
+	k->r = k->fix_r > 0.0 ? k->fix_r : r;
+	k->q = k->fix_q > 0.0 ? k->fix_q : q;
+}
+
+static void
+kf_noise_prior(struct kf *k)
+{
+	k->tau1 = k->interval;
+	k->taul = KF_LAG * k->interval;
+	k->v1 = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * pow(k->tau1, 3.0);
+	k->vl = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * pow(k->taul, 3.0);
+	k->n1 = k->nl = KF_PRIOR_N;
+	kf_noise(k);
+}
+
+static void
+kf_hist_clear(struct kf *k)
+{
+	k->hn = 0;
+	k->hpos = 0;
+}
+
+/* The second difference of x over lag m samples, scaled to a phase:
+ * tau times the change of frequency between the two halves. */
+static int
+kf_diff(const struct kf *k, int m, double *dd, double *tau)
+{
+	int i0, i1, i2;
+	double f1, f2;
+
+	if (k->hn < 2 * m + 1)
+		return -1;
+	i2 = (k->hpos + KF_HIST - 1) % KF_HIST;
+	i1 = (k->hpos + KF_HIST - 1 - m) % KF_HIST;
+	i0 = (k->hpos + KF_HIST - 1 - 2 * m) % KF_HIST;
+	if (!(k->ht[i2] > k->ht[i1] && k->ht[i1] > k->ht[i0]))
+		return -1;
+	f2 = (k->hx[i2] - k->hx[i1]) / (k->ht[i2] - k->ht[i1]);
+	f1 = (k->hx[i1] - k->hx[i0]) / (k->ht[i1] - k->ht[i0]);
+	*tau = (k->ht[i2] - k->ht[i0]) / 2.0;
+	*dd = (f2 - f1) * *tau;
+	return 0;
+}
+
+static void
+kf_avg(double *v, double *n, double x)
+{
+	if (*n < KF_AVG_MAX)
+		*n += 1.0;
+	*v += (x - *v) / *n;
+}
+
+/* Once the data outweigh the prior, a difference beyond KF_DD_GATE of
+ * its mean square is an outlier that passed the filter's gate early on. */
+static int
+kf_dd_ok(double v, double n, double dd)
+{
+	if (!isfinite(dd))
+		return 0;
+	return n < KF_DD_N || dd * dd <= KF_DD_GATE * KF_DD_GATE * v;
+}
+
+/* A sample the filter used: its free-running phase into the history. */
+static void
+kf_hist_add(struct kf *k, int64_t z, uint64_t ts)
+{
+	double dd, tau;
+
+	if (k->hn == 0)
+		k->t_ref = ts;
+	k->hx[k->hpos] = (double)z + k->acc;
+	k->ht[k->hpos] = (double)(int64_t)(ts - k->t_ref) / SERVO_NSEC_PER_SEC;
+	k->hpos = (k->hpos + 1) % KF_HIST;
+	if (k->hn < KF_HIST)
+		k->hn++;
+	if (kf_diff(k, 1, &dd, &tau) == 0 && kf_dd_ok(k->v1, k->n1, dd)) {
+		kf_avg(&k->v1, &k->n1, dd * dd);
+		k->tau1 += (tau - k->tau1) / k->n1;
+	}
+	if (kf_diff(k, KF_LAG, &dd, &tau) == 0 && kf_dd_ok(k->vl, k->nl, dd)) {
+		kf_avg(&k->vl, &k->nl, dd * dd);
+		k->taul += (tau - k->taul) / k->nl;
+	}
+	kf_noise(k);
+}
+
+/* The correction to return: the offset out by the next Sync. */
+static double
+kf_control(struct kf *k)
+{
+	k->c = servo_clamp(&k->base, k->d + k->theta / k->interval);
+	return k->c;
+}
+
+/* Start the filter at offset z (ns) with the drift known to var pdd. */
+static void
+kf_start(struct kf *k, double z, double pdd, double pzd)
+{
+	k->theta = z;
+	k->p00 = k->r;
+	k->p01 = pzd;
+	k->p11 = pdd;
+	k->run = 0;
+	k->since = 0.0;
+	k->bias = 0.0;
+	k->phase = KF_RUN_;
+}
+
+/* Sample 2: the drift from the two, then the first decision. */
+static double
+kf_first(struct kf *k, int64_t z, uint64_t ts, enum servo_state *state)
+{
+	double dt = (double)(ts - k->t0) / SERVO_NSEC_PER_SEC;
+	double slope = ((double)z - (double)k->z0) / dt;
+
+	k->acc += k->c * dt;
+	kf_hist_add(k, z, ts);
+	k->d = servo_clamp(&k->base, k->c + slope);
+	k->have_d = 1;
+	/* d's error is the difference of two measurement errors over dt,
+	 * and it is correlated with the error of z (1.0 * r / dt). */
+	kf_start(k, (double)z, 2.0 * k->r / (dt * dt), k->r / dt);
+	k->last_ts = ts;
+	if (servo_step_wanted(&k->base, fabs((double)z))) {
+		/* The caller steps by -z: the phase is then z's error. */
+		k->theta = 0.0;
+		k->acc += (double)z;
+		k->last_ts -= (uint64_t)z;
+		kf_hist_clear(k);
+		*state = SERVO_JUMP;
+	} else {
+		*state = SERVO_LOCKED;
+	}
+	return kf_control(k);
+}
+
+/*
+ * Two gated innovations in a row: a frequency step of delta since the
+ * last used sample gives nu = delta t, t the time since that sample (the
+ * prediction goes on without it): nu2 / nu1 = t2 / t1.  An offset jump
+ * gives nu2 = nu1, late time stamps anything.
+ */
+static int
+kf_ramp(double nu1, double t1, double nu2, double t2, double sd)
+{
+	double want = nu1 * t2 / t1;
+
+	return fabs(nu2 - want) <= 0.1 * fabs(want) + 3.0 * sd;
+}
+
+/*
+ * The last KF_RUN gated innovations agree: the offset jumped (a new
+ * master's time, a step elsewhere).  Late time stamps do not agree.
+ */
+static int
+kf_level(const double *nu, double sd)
+{
+	double lo = nu[0], hi = nu[0];
+	int i;
+
+	for (i = 1; i < KF_RUN; i++) {
+		lo = fmin(lo, nu[i]);
+		hi = fmax(hi, nu[i]);
+	}
+	return hi - lo <= 0.25 * fmin(fabs(lo), fabs(hi)) + KF_GATE * sd;
+}
+
+/* The innovation was far outside: the change is real, open up to it. */
+static void
+kf_open(struct kf *k, double nu, double dt)
+{
+	k->p00 += nu * nu;
+	k->p11 += (nu / dt) * (nu / dt);
+	k->bias = 0.0;
+	/* x jumped with it: not a difference of the noise. */
+	kf_hist_clear(k);
+}
+
+static double
+kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
+    enum servo_state *state)
+{
+	double dt = (double)(ts - k->last_ts) / SERVO_NSEC_PER_SEC;
+	double p00, p01, p11, q = k->q, r, s, nu, k0, k1, e;
+	int sign;
+
+	/* Predict over dt with the correction that was in force. */
+	k->since += dt;
+	k->acc += k->c * dt;
+	k->theta += (k->d - k->c) * dt;
+	p00 = k->p00 + 2.0 * dt * k->p01 + dt * dt * k->p11 +
+	    q * dt * dt * dt / 3.0;
+	p01 = k->p01 + dt * k->p11 + q * dt * dt / 2.0;
+	p11 = k->p11 + q * dt;
+	k->last_ts = ts;
+
+	r = k->r / (weight > 0.0 && weight <= 1.0 ? weight : 1.0);
+	nu = (double)z - k->theta;
+	s = p00 + r;
+	sign = nu < 0.0 ? -1 : 1;
+	if (fabs(nu) > KF_GATE * sqrt(s) && fabs(nu) > KF_GATE_MIN) {
+		if (k->run == 0 || sign != k->run_sign)
+			k->run = 0;
+		k->run++;
+		k->run_sign = sign;
+		k->run_nu[k->run - 1] = nu;
+		if (k->run == 1)
+			k->run_t = k->since;
+		if (k->run == 2 && kf_ramp(k->run_nu[0], k->run_t, nu,
+		    k->since, sqrt(s))) {
+			/* A frequency step: the two innovations give it. */
+			k->run = 0;
+			k->d += (nu - k->run_nu[0]) / (k->since - k->run_t);
+			k->since = 0.0;
+			kf_start(k, (double)z, p11 + 2.0 * r / (dt * dt),
+			    r / dt);
+			kf_hist_clear(k);
+			kf_hist_add(k, z, ts);
+			*state = SERVO_LOCKED;
+			return kf_control(k);
+		}
+		if (k->run < KF_RUN_MAX && !(k->run >= KF_RUN &&
+		    kf_level(k->run_nu + k->run - KF_RUN, sqrt(s)))) {
+			/* Not used: the prediction stands. */
+			k->p00 = p00;
+			k->p01 = p01;
+			k->p11 = p11;
+			k->gated++;
+			*state = SERVO_LOCKED;
+			return kf_control(k);
+		}
+		k->run = 0;
+		/* Persistent: beyond step_threshold it is stepped away. */
+		if (servo_step_wanted(&k->base, fabs((double)z))) {
+			kf_start(k, 0.0, p11 + (nu / dt) * (nu / dt), 0.0);
+			k->acc += (double)z;
+			k->last_ts -= (uint64_t)z;
+			kf_hist_clear(k);
+			*state = SERVO_JUMP;
+			return kf_control(k);
+		}
+		k->p00 = p00;
+		k->p01 = p01;
+		k->p11 = p11;
+		kf_open(k, nu, dt);
+		p00 = k->p00;
+		p11 = k->p11;
+		s = p00 + r;
+	} else {
+		k->run = 0;
+	}
+
+	/* A bias of the innovations: the drift moved under the gate.  The
+	 * frequency is opened up to this innovation taken as a frequency
+	 * change since the last sample (so that the update can take it). */
+	e = nu / sqrt(s);
+	k->bias += (e - k->bias) / KF_BIAS_AVG;
+	if (fabs(k->bias) > KF_BIAS) {
+		double w = (nu / dt) * (nu / dt);
+
+		p11 += w;
+		p01 += dt * w;
+		p00 += dt * dt * w;
+		s = p00 + r;
+		k->bias = 0.0;
+	}
+
+	k0 = p00 / s;
+	k1 = p01 / s;
+	k->theta += k0 * nu;
+	k->d += k1 * nu;
+	k->p00 = (1.0 - k0) * p00;
+	k->p01 = (1.0 - k0) * p01;
+	k->p11 = p11 - k1 * p01;
+	kf_hist_add(k, z, ts);
+	k->since = 0.0;
+	*state = SERVO_LOCKED;
+	return kf_control(k);
+}
+
+static double
+kf_sample(struct servo *s, int64_t offset, uint64_t local_ts, double weight,
+    enum servo_state *state)
+{
+	struct kf *k = to_kf(s);
+	double f;
+
+	if (k->phase != KF_EMPTY && local_ts <= k->last_ts) {
+		/* Time went back (the clock was stepped under us). */
+		k->phase = KF_EMPTY;
+	}
+	switch (k->phase) {
+	case KF_EMPTY:
+		k->z0 = offset;
+		k->t0 = local_ts;
+		k->last_ts = local_ts;
+		kf_hist_clear(k);
+		kf_hist_add(k, offset, local_ts);
+		if (k->have_d && !s->first_update) {
+			/* After a reset: the drift is known, go on at once
+			 * from this offset (a step only if step_threshold
+			 * says so). */
+			kf_start(k, (double)offset, k->p11 + k->q *
+			    k->interval, 0.0);
+			if (servo_step_wanted(s, fabs((double)offset))) {
+				k->theta = 0.0;
+				k->acc += (double)offset;
+				k->last_ts -= (uint64_t)offset;
+				kf_hist_clear(k);
+				*state = SERVO_JUMP;
+			} else {
+				*state = SERVO_LOCKED;
+			}
+			return kf_control(k);
+		}
+		k->phase = KF_ONE;
+		*state = SERVO_UNLOCKED;
+		return k->c;
+	case KF_ONE:
+		return kf_first(k, offset, local_ts, state);
+	default:
+		break;
+	}
+	f = kf_filter(k, offset, local_ts, weight, state);
+	if (!isfinite(f) || !isfinite(k->p00) || !isfinite(k->p11)) {
+		/* Offsets of no physical clock: start over, keep nothing. */
+		k->have_d = 0;
+		k->d = 0.0;
+		k->c = 0.0;
+		k->phase = KF_EMPTY;
+		kf_noise_prior(k);
+		*state = SERVO_UNLOCKED;
+		return 0.0;
+	}
+	return f;
+}
+
+static void
+kf_sync_interval(struct servo *s, double interval)
+{
+	struct kf *k = to_kf(s);
+	int fresh = k->interval == 0.0;
+
+	k->interval = interval;
+	if (fresh)
+		kf_noise_prior(k);
+}
+
+static void
+kf_reset(struct servo *s)
+{
+	struct kf *k = to_kf(s);
+
+	/* The drift and the noise estimates are kept. */
+	k->phase = KF_EMPTY;
+	k->run = 0;
+}
+
+static const struct servo_ops kf_ops = {
+	.destroy = kf_destroy,
+	.sample = kf_sample,
+	.sync_interval = kf_sync_interval,
+	.reset = kf_reset,
+	.rate_ratio = NULL,
+};
+
+struct servo *
+kf_create(double init_freq, int sw_ts, double r, double q)
+{
+	struct kf *k;
+
+	k = calloc(1, sizeof(*k));
+	if (k == NULL)
+		return NULL;
+	k->base.ops = &kf_ops;
+	k->c = init_freq;
+	k->d = init_freq;
+	k->r0 = sw_ts ? KF_SW_R0 : KF_HW_R0;
+	k->r = k->r0;
+	k->q = KF_Q0;
+	k->fix_r = r;
+	k->fix_q = q;
+	if (r > 0.0)
+		k->r = k->r0 = r;
+	if (q > 0.0)
+		k->q = q;
+	k->phase = KF_EMPTY;
+	return &k->base;
+}
+
+void
+kf_get_noise(const struct servo *s, double *r, double *q)
+{
+	const struct kf *k = servo_container_of(s, const struct kf, base);
+
+	*r = k->r;
+	*q = k->q;
+}
