@@ -1,92 +1,125 @@
 #!/bin/bash
 # clockd_sync.sh - a ptpsep master and a ptpsep slave in two network
 # namespaces over one veth, for each transport (L2, UDPv4, UDPv6) and delay
-# mechanism (E2E, P2P).  The slave's virtual clock starts 1.5 s and +80 ppm
-# off; it must step once, then stay locked: over the MEASURE seconds after
-# lock, offset RMS < 1.5 us and max |offset| < 5 us (software timestamps).
+# mechanism (E2E, P2P): six pairs, all at once.  The slave's virtual clock
+# starts 1.5 s and +80 ppm off; it must lock within LOCK_TIMEOUT s, step
+# exactly once (the master never), and stay locked over the MEASURE (25) s
+# after lock with offsets under the loose bounds of itest_measure (servo
+# mode, lib.sh).  That is behaviour on a real kernel, not precision: how
+# fast the servo locks and how small its offsets are is shown here but
+# bound by the simulator (tests/sim, run by `make check`), where the time
+# stamps' noise is known and the result is the same on every run.
 #
 #   BUILD=build/default tests/integration/clockd_sync.sh [TRANSPORT DELAY]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-MEASURE=${MEASURE:-60}
+MEASURE=${MEASURE:-25}
 LOCK_TIMEOUT=${LOCK_TIMEOUT:-60}
 
-# run_case TRANSPORT DELAY
-run_case() {
-	local tr=$1 dm=$2 tag m s dm_dir sl_dir t0 lockline
-	tag="cs${$}${tr:0:2}${dm:0:1}"
+declare -A c_md c_sd c_t0 c_lock c_lockt c_state
+summary=()
+
+# case_start ID: start the pair of case ID ("TRANSPORT/DELAY"), return at
+# once.  Each case has its own namespaces, named by this shell's PID.
+case_start() {
+	local id=$1 tr dm tag m s md sd
+	IFS=/ read -r tr dm <<<"$id"
+	tag="cs${$}${tr:0:2}${tr:3:1}${dm:0:1}"
 	m="${tag}m"; s="${tag}s"
+	c_state[$id]=done
 	itest_pair "$m" "$s"
-	itest_tmpdir dm_dir
-	itest_tmpdir sl_dir
-	itest_conf "$dm_dir/ptp.conf" "$dm_dir" network_transport "$tr" \
+	itest_tmpdir md
+	itest_tmpdir sd
+	c_md[$id]=$md; c_sd[$id]=$sd
+	itest_conf "$md/ptp.conf" "$md" network_transport "$tr" \
 		delay_mechanism "$dm" priority1 100
-	itest_conf "$sl_dir/ptp.conf" "$sl_dir" network_transport "$tr" \
+	itest_conf "$sd/ptp.conf" "$sd" network_transport "$tr" \
 		delay_mechanism "$dm" clientOnly 1 ${SLAVE_EXTRA:-} \
 		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000
-	itest_daemons "$m" "$dm_dir" "$dm_dir/ptp.conf" || return
-	itest_daemons "$s" "$sl_dir" "$sl_dir/ptp.conf" || return
+	itest_daemons "$m" "$md" "$md/ptp.conf" || return
+	itest_daemons "$s" "$sd" "$sd/ptp.conf" || return
+	c_t0[$id]=$SECONDS
+	c_state[$id]=locking
+}
 
-	# Lock: the first "s2" sample line.
-	t0=$SECONDS
-	until grep -q ' s2 freq' "$sl_dir/clockd.log"; do
-		if ((SECONDS - t0 > LOCK_TIMEOUT)); then
-			fail "$tr/$dm: no lock within ${LOCK_TIMEOUT}s"
-			tail -20 "$sl_dir/clockd.log"; tail -5 "$dm_dir/clockd.log"
-			return
+# case_poll ID: lock (the first "s2" sample line), then the end of the
+# window.
+case_poll() {
+	local id=$1 sd=${c_sd[$1]}
+	case ${c_state[$id]} in
+	locking)
+		if grep -q ' s2 freq' "$sd/clockd.log"; then
+			c_lock[$id]=$(wc -l <"$sd/clockd.log")
+			c_lockt[$id]=$((SECONDS - c_t0[$id]))
+			echo "INFO: $id locked after ${c_lockt[$id]} s"
+			c_t0[$id]=$SECONDS
+			c_state[$id]=measuring
+		elif ((SECONDS - c_t0[$id] > LOCK_TIMEOUT)); then
+			fail "$id: no lock within ${LOCK_TIMEOUT}s"
+			tail -20 "$sd/clockd.log"; tail -5 "${c_md[$id]}/clockd.log"
+			summary+=("$id: no lock")
+			c_state[$id]=done
 		fi
-		sleep 0.5
-	done
-	lockline=$(wc -l <"$sl_dir/clockd.log")
-	echo "INFO: $tr/$dm locked after $((SECONDS - t0)) s"
-	sleep "$MEASURE"
-	itest_measure "$tr/$dm" "$sl_dir/clockd.log" "$lockline" servo
+		;;
+	measuring)
+		((SECONDS - c_t0[$id] >= MEASURE)) && case_finish "$id"
+		;;
+	esac
+}
+
+# case_finish ID: the checks of a case that locked.
+case_finish() {
+	local id=$1 sd=${c_sd[$1]} md=${c_md[$1]} steps
+	c_state[$id]=done
+	itest_measure "$id" "$sd/clockd.log" "${c_lock[$id]}" servo
+	summary+=("$id: lock ${c_lockt[$id]} s, $itest_measured")
 	# The servo's first frequency estimate (the s1 line) against the mean
-	# frequency of the window's last 20 samples: how much frequency error
-	# the step left for the PI to work off.
-	awk '/ s1 freq/ { f1 = $7 } / s2 freq/ { f[n++ % 20] = $7 }
-	    END { if (n >= 20) { for (i = 0; i < 20; i++) m += f[i] / 20;
-	      printf "INFO: '"$tr/$dm"': first frequency estimate %+d ppb, end of the window %+.0f ppb: %+.0f ppb left\n", f1, m, f1 - m } }' \
-	    "$sl_dir/clockd.log"
-	local steps
-	steps=$(grep -c 'stepping the clock' "$sl_dir/clockd.log")
+	# frequency of the window's last 10 samples: how much frequency error
+	# the step left for the servo to work off (shown, not bound).
+	awk '/ s1 freq/ { f1 = $7 } / s2 freq/ { f[n++ % 10] = $7 }
+	    END { if (n >= 10) { for (i = 0; i < 10; i++) m += f[i] / 10;
+	      printf "INFO: '"$id"': first frequency estimate %+d ppb, end of the window %+.0f ppb: %+.0f ppb left\n", f1, m, f1 - m } }' \
+	    "$sd/clockd.log"
+	steps=$(grep -c 'stepping the clock' "$sd/clockd.log")
 	if [ "$steps" = 1 ]; then
-		pass "$tr/$dm: the slave stepped exactly once"
+		pass "$id: the slave stepped exactly once"
 	else
-		fail "$tr/$dm: the slave stepped $steps times"
+		fail "$id: the slave stepped $steps times"
 	fi
-	if grep -q 'stepping the clock' "$dm_dir/clockd.log"; then
-		fail "$tr/$dm: the master stepped its clock"
-	fi
-}
-
-# case_twice TRANSPORT DELAY: run_case; a case that missed a bound runs
-# once more from scratch (a Sync that reached this shared 2-core VM tens of
-# microseconds late, a P2P link delay that moved between plateaus): its
-# first result stays in the output, only the second counts.  ITEST_RETRY=0
-# turns this off.
-case_twice() {
-	local f0=$itest_fails
-	run_case "$1" "$2"
-	itest_stop
-	if ((itest_fails > f0)) && [ "${ITEST_RETRY:-1}" = 1 ]; then
-		echo "RETRY: $1/$2: $((itest_fails - f0)) failure(s) above; running it once more"
-		itest_fails=$f0
-		run_case "$1" "$2"
-		itest_stop
+	if grep -q 'stepping the clock' "$md/clockd.log"; then
+		fail "$id: the master stepped its clock"
 	fi
 }
 
+ids=()
 if [ $# -ge 2 ]; then
-	case_twice "$1" "$2"
+	ids=("$1/$2")
 else
 	for tr in L2 UDPv4 UDPv6; do
 		for dm in E2E P2P; do
-			case_twice "$tr" "$dm"
+			ids+=("$tr/$dm")
 		done
 	done
 fi
+t_start=$SECONDS
+for id in "${ids[@]}"; do
+	case_start "$id" || fail "$id: did not start"
+done
+while :; do
+	busy=0
+	for id in "${ids[@]}"; do
+		[ "${c_state[$id]}" = done ] && continue
+		busy=1
+		case_poll "$id"
+	done
+	[ $busy = 0 ] && break
+	sleep 0.5
+done
+itest_stop
+echo "---- clockd_sync summary (${#ids[@]} pairs at once, $((SECONDS - t_start)) s)"
+echo "case: lock time, samples spikes rms max mean sd max|o-mean| path-delay (ns)"
+printf '%s\n' "${summary[@]}"
 echo "clockd_sync: $itest_fails failure(s)"
 [ "$itest_fails" = 0 ]

