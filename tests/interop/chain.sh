@@ -8,12 +8,13 @@
 #    our BC's port 2, grandmaster the ptp4l GM, stepsRemoved 2; its port
 #    UNCALIBRATED or SLAVE (free-running ptp4l never reports its servo
 #    locked, so it stays UNCALIBRATED).
-#  - Time through the chain, over MEASURE (30) s starting SETTLE (15) s
+#  - Time through the chain, over MEASURE (25) s starting SETTLE (15) s
 #    after our BC locked (its step then lies behind the ptp4l slave's
-#    path delay filter): our BC's offsets to the GM with the bounds of
-#    clockd_sync.sh (itest_measure servo), and the ptp4l slave's offsets
-#    to our BC with those of tests/interop/sync.sh's "sl" runs
-#    (itest_measure free).
+#    path delay filter): our BC's offsets to the GM with the loose bounds
+#    of clockd_sync.sh (itest_measure servo), and the ptp4l slave's
+#    offsets to our BC with those of tests/interop/sync.sh's "sl" runs
+#    (itest_measure free).  How the error grows hop by hop, over a chain
+#    of ten, is the simulator's to bound (tests/sim).
 #  - The wire, captured in both ptp4l namespaces (iop_wire_check): all
 #    PTPv2, nothing malformed, no expert error; toward the GM our BC sent
 #    Delay_Req (E2E) or the Pdelay types (P2P), toward the slave Announce,
@@ -28,9 +29,9 @@ iop_need
 
 TIMEOUT=${TIMEOUT:-90}
 SETTLE=${SETTLE:-15}
-# 60 s, as the bounds: with 30 samples one late Sync already made
-# the 5 % spike allowance (CI: 2 of 31 on UDPv4/P2P).
-MEASURE=${MEASURE:-60}
+# 25 s: enough to see that the chain holds time; the spike allowance
+# (ITEST_SPIKE_PCT, lib.sh) leaves room for a few late Syncs in it.
+MEASURE=${MEASURE:-25}
 declare -A v_g v_b v_s v_gd v_bd v_sd v_gcap v_scap v_gcapid v_scapid v_gmid
 nvar=0
 

@@ -5,10 +5,10 @@
 #
 #   gm   ptp4l grandmaster (priority1 100) -> our slave (clientOnly, virtual
 #        clock starting 1.5 s and +80 ppm off, as in clockd_sync.sh).  Lock
-#        is our first s2 sample; over the MEASURE (60) s after it our
-#        offsets must have RMS < 1.5 us and max < 5 us (itest_measure, mode
-#        servo: the same check as clockd_sync.sh), and the slave must step
-#        exactly once.
+#        is our first s2 sample, within LOCK_TIMEOUT s; over the MEASURE
+#        (25) s after it our offsets must stay under the loose bounds of
+#        itest_measure (mode servo, lib.sh: the same check as
+#        clockd_sync.sh), and the slave must step exactly once.
 #   sl   our grandmaster (priority1 100, virtual clock = CLOCK_REALTIME) ->
 #        ptp4l slave (slaveOnly 1, free_running 1, freq_est_interval 0 so
 #        that it prints one sample per Sync).  A free-running ptp4l
@@ -16,13 +16,13 @@
 #        clocks that both run at CLOCK_REALTIME's rate with zero offset.  The
 #        window is the MEASURE s from ptp4l's FREE_SKIP-th sample (10: its
 #        path delay filter has filled).  Over it (itest_measure, mode
-#        free): at most 5% spikes (|offset - median| > 6 x mean |offset -
-#        median| and > 2 us: late Syncs, which our slave's spike filter
-#        drops and ptp4l has no filter for); of the rest the standard
-#        deviation about the mean < 1.5 us, max |offset - mean| < 5 us, and
-#        |mean| < 5 us.  The mean is not held to 1.5 us: it is the veth's
-#        asymmetry as software time stamps see it (with P2P about +1.2 us
-#        between two ptp4l on this kind of host, ~0.1-0.8 us with E2E).
+#        free, loose bounds): few spikes (|offset - median| > 6 x mean
+#        |offset - median| and > 2 us: late Syncs, which our slave's spike
+#        filter drops and ptp4l has no filter for); of the rest the
+#        standard deviation about the mean, the largest |offset - mean| and
+#        |mean| stay under a few microseconds.  (The mean is the veth's
+#        asymmetry as software time stamps see it: with P2P about +1.2 us
+#        between two ptp4l on this kind of host, ~0.1-0.8 us with E2E.)
 #        ptp4l's parent and grandmaster (pmc GET PARENT_DATA_SET) must be
 #        ours.
 #
@@ -35,11 +35,12 @@
 # iop_wire_selftest shows on made-up captures that these checks do catch
 # a truncated message, an overlong messageLength and PTPv1.
 #
-# Time: the runs are independent, so IOP_PARALLEL (default 4) of them run
-# at once, each measured from its own lock: three batches of about 2 minutes.
-# Each run is a few messages a second, but tshark and ten processes per
-# batch on a 2-core host do disturb software time stamps: CI saw an RMS of
-# 1538 ns (bound 1500) with 6 at once, so 4.
+# Time: the runs are independent, so IOP_PARALLEL (default: all 12) of
+# them run at once, each measured from its own lock: about a minute and a
+# half in all.  The bounds are loose because the precise figures (lock
+# time, offset RMS and maximum) are the simulator's (tests/sim, `make
+# check`), where they do not depend on what else this host runs; no run
+# is retried.
 #
 #   BUILD=build/default tests/interop/sync.sh [TRANSPORT DELAY [gm|sl]]
 set -uo pipefail
@@ -47,17 +48,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 iop_need
 
-MEASURE=${MEASURE:-60}
+MEASURE=${MEASURE:-25}
 LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
-PARALLEL=${IOP_PARALLEL:-4}
+PARALLEL=${IOP_PARALLEL:-12}
 FREE_SKIP=${FREE_SKIP:-10}
 
 declare -A c_ptp c_our c_pns c_ons c_log c_mode c_t0 c_lock c_lockt c_cap \
 	c_capid c_pid0 c_pid1 c_state
 summary=()
 ncases=0
-declare -A c_f0
-retry_ids=()
 
 # case_start ID TRANSPORT DELAY DIR: start one run, return at once.
 case_start() {
@@ -119,7 +118,6 @@ case_poll() {
 			c_state[$id]=measuring
 			echo "INFO: $id: locked after ${c_lockt[$id]} s"
 		elif ((SECONDS - c_t0[$id] > LOCK_TIMEOUT)); then
-			c_f0[$id]=$itest_fails
 			fail "$id: no lock within ${LOCK_TIMEOUT}s"
 			tail -15 "${c_log[$id]}"
 			case_finish "$id"
@@ -134,7 +132,6 @@ case_poll() {
 # case_finish ID: check the run and stop it.
 case_finish() {
 	local id=$1 tr dm dir pd od cid gm par types steps r="" rc
-	local f0=${c_f0[$id]:-$itest_fails}
 	IFS=/ read -r tr dm dir <<<"$id"
 	pd=${c_ptp[$id]}; od=${c_our[$id]}
 	cid=$(iop_status "${c_ons[$id]}" "$od" clock_identity)
@@ -173,14 +170,8 @@ case_finish() {
 	iop_stop_pids "${c_pid0[$id]}" "${c_pid1[$id]:-${#itest_pids[@]}}"
 	ip netns del "${c_pns[$id]}" 2>/dev/null
 	ip netns del "${c_ons[$id]}" 2>/dev/null
-	summary+=("$id: ${r:-no measurement}${retrying:+ (second run)}")
+	summary+=("$id: ${r:-no measurement}")
 	c_state[$id]=done
-	# A run that failed is run once more, alone (see RETRY below).
-	if ((itest_fails > f0)) && [ -z "$retrying" ]; then
-		retry_ids+=("$id")
-		retry_fails=$((retry_fails + itest_fails - f0))
-	fi
-	unset "c_f0[$id]"
 }
 
 ids=()
@@ -226,22 +217,7 @@ run_batches() {
 }
 
 t_start=$SECONDS
-retrying=""
-retry_fails=0
 run_batches "$PARALLEL" "${ids[@]}"
-# RETRY: software time stamps on a shared 2-core VM: now and then a Sync
-# reaches a host tens of microseconds late, and the P2P link delay moves
-# between plateaus a microsecond or two apart for tens of seconds (seen with
-# free-running clocks too).  A run that missed a bound is run once more on
-# its own, from scratch, with the same bounds; its first result stays in
-# the output and the summary, and only the second counts.  IOP_RETRY=0
-# turns this off.
-if [ ${#retry_ids[@]} -gt 0 ] && [ "${IOP_RETRY:-1}" = 1 ]; then
-	echo "RETRY: ${retry_ids[*]}: $retry_fails failure(s) above; each runs once more, alone"
-	itest_fails=$((itest_fails - retry_fails))
-	retrying=1
-	run_batches 1 "${retry_ids[@]}"
-fi
 
 echo "---- interop sync summary (${#ids[@]} runs, $((SECONDS - t_start)) s, $PARALLEL at once)"
 echo "case: lock time, samples spikes rms max mean sd max|o-mean| path-delay (ns)"
