@@ -276,6 +276,7 @@ node_init(struct sim *sim, struct sim_node *n, unsigned index)
 	int kind;
 
 	memset(n, 0, sizeof(*n));
+	n->st.gm_change_t = -1;
 	n->sim = sim;
 	n->index = index;
 	n->spec = &sc->nodes[index];
@@ -393,8 +394,18 @@ node_after_event(struct sim_node *n)
 {
 	unsigned i;
 
+	static const uint8_t none[8];
+
 	if (n->c == NULL)
 		return;
+	if (memcmp(n->c->pds.gm_identity, n->last_gm, 8) != 0 &&
+	    memcmp(n->c->pds.gm_identity, none, 8) != 0) {
+		if (memcmp(n->last_gm, none, 8) != 0) {
+			n->st.gm_changes++;
+			n->st.gm_change_t = n->sim->now;
+		}
+		memcpy(n->last_gm, n->c->pds.gm_identity, 8);
+	}
 	for (i = 0; i < n->c->nports && i < SIM_MAX_PORTS; i++)
 		if ((int)n->c->ports[i].state != n->last_state[i]) {
 			if (n->last_state[i] != 0)

@@ -55,6 +55,17 @@ act_name(const struct sim_action *a)
 	return "?";
 }
 
+/* The engine's log lines (stderr) say the simulated time and the node. */
+static void
+log_tag(const struct sim *sim, const struct sim_node *n)
+{
+	char tag[64];
+
+	snprintf(tag, sizeof(tag), "%.6f %s", (double)sim->now / 1e9,
+	    n->spec->name);
+	log_set_message_tag(tag);
+}
+
 /* A scenario action; a pointless one (crash a crashed node) is said on
  * stderr and skipped. */
 static void
@@ -79,6 +90,15 @@ run_action(struct sim *sim, struct sim_action *a)
 		else
 			l->model.loss = a->value;
 		return;
+	default:
+		log_tag(sim, n);
+		break;
+	}
+	switch (a->kind) {
+	case SA_LINK_DOWN:
+	case SA_LINK_UP:
+	case SA_LINK_SET:
+		break;
 	case SA_NODE_CRASH:
 		if (n->c == NULL)
 			rc = -1;
@@ -121,6 +141,7 @@ dispatch(struct sim *sim, struct sim_ev *ev)
 	switch (ev->kind) {
 	case SE_TIMER:
 		n = node_of_timer(ev);
+		log_tag(sim, n);
 		node_ev_timer(n, ev);
 		node_after_event(n);
 		return;
@@ -133,6 +154,15 @@ dispatch(struct sim *sim, struct sim_ev *ev)
 		if (sim->next_sample <= sim->sc.duration_ns)
 			sim_push(sim, ev, sim->next_sample);
 		return;
+	default:
+		log_tag(sim, &sim->nodes[m->node]);
+		break;
+	}
+	switch (ev->kind) {
+	case SE_TIMER:
+	case SE_ACTION:
+	case SE_SAMPLE:
+		break;
 	case SE_FRAME:
 		net_ev_frame(sim, m);
 		break;

@@ -19,7 +19,12 @@
  *   refusals        clock requests netd refused (its bounds);
  *   state_changes   port state changes, all ports, the whole run;
  *   unlocked_s      time after lock_s with |offset| at or over the
- *                   threshold (sample_interval per such sample).
+ *                   threshold (sample_interval per such sample);
+ *   crashes         [events] crashes of its clockd;
+ *   gm              the node whose clockIdentity is its parentDS
+ *                   grandmasterIdentity at the end ("down": crashed);
+ *   gm_changes,     how often that identity changed after the first one
+ *   gm_change_s     the engine took (itself, on start), and when last.
  */
 #include "config.h"
 
@@ -145,6 +150,21 @@ report_sample(struct sim *sim)
 	}
 }
 
+/* The node a node takes for its grandmaster, by clockIdentity. */
+static const char *
+gm_name(const struct sim *sim, const struct sim_node *n)
+{
+	unsigned i;
+
+	if (n->c == NULL)
+		return "down";
+	for (i = 0; i < sim->nnodes; i++)
+		if (memcmp(sim->nodes[i].clock_id, n->c->pds.gm_identity,
+		    8) == 0)
+			return sim->nodes[i].spec->name;
+	return "unknown";
+}
+
 void
 report_summary(struct sim *sim)
 {
@@ -182,13 +202,16 @@ report_summary(struct sim *sim)
 
 		printf("SUMMARY node=%s rms_ns=%.1f max_ns=%" PRId64
 		    " lock_s=%.3f steps=%u steps_after_lock=%u refusals=%u"
-		    " state_changes=%u unlocked_s=%.3f crashes=%u\n",
+		    " state_changes=%u unlocked_s=%.3f crashes=%u gm=%s"
+		    " gm_changes=%u gm_change_s=%.3f\n",
 		    n->spec->name,
 		    a->n > 0 ? sqrt(a->sum_sq / (double)a->n) : 0.0,
 		    a->max_abs,
 		    a->lock_t >= 0 ? (double)a->lock_t / 1e9 : -1.0,
 		    n->st.steps, n->st.steps_after_lock, n->st.refusals,
 		    n->st.state_changes, (double)a->unlocked_ns / 1e9,
-		    n->st.crashes);
+		    n->st.crashes, gm_name(sim, n), n->st.gm_changes,
+		    n->st.gm_change_t >= 0 ?
+		    (double)n->st.gm_change_t / 1e9 : -1.0);
 	}
 }

@@ -176,6 +176,8 @@ struct sim_node_stats {
 	unsigned		 adjs;		/* frequency changes executed */
 	unsigned		 state_changes;	/* port state changes */
 	unsigned		 crashes;
+	unsigned		 gm_changes;	/* parentDS.grandmasterIdentity */
+	int64_t			 gm_change_t;	/* the last change, -1: none */
 	int64_t			*step_t;	/* simulated ns of each step */
 	size_t			 nstep_t, capstep_t;
 };
@@ -196,6 +198,7 @@ struct sim_node {
 	int			 connected;	/* PortList delivered */
 	struct env_timer	*timers;	/* every live timer */
 	int			 last_state[SIM_MAX_PORTS];
+	uint8_t			 last_gm[8];	/* zero: none seen yet */
 
 	/* netd's side: the clock it keeps running across clockd crashes */
 	struct sim_rng		 rng_clock, rng_ts;
