@@ -60,8 +60,17 @@ clock_create_servo(struct clockd *c, double freq)
 	sp.pi.ki_scale = cfg_get_double(cfg, NULL, "pi_integral_scale");
 	sp.pi.ki_exponent = cfg_get_double(cfg, NULL, "pi_integral_exponent");
 	sp.pi.ki_norm_max = cfg_get_double(cfg, NULL, "pi_integral_norm_max");
-	c->servo = servo_create(cfg_get_int(cfg, NULL, "clock_servo") ==
-	    CFG_SERVO_LINREG ? SERVO_LINREG : SERVO_PI, &sp);
+	switch (cfg_get_int(cfg, NULL, "clock_servo")) {
+	case CFG_SERVO_LINREG:
+		c->servo = servo_create(SERVO_LINREG, &sp);
+		break;
+	case CFG_SERVO_KALMAN:
+		c->servo = servo_create(SERVO_KALMAN, &sp);
+		break;
+	default:
+		c->servo = servo_create(SERVO_PI, &sp);
+		break;
+	}
 	if (c->servo == NULL)
 		fatalx("cannot create the servo (check the pi_* keys)");
 	c->servo_state = SERVO_UNLOCKED;
@@ -422,7 +431,10 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 		servo_reset(c->servo);
 		c->servo_state = SERVO_UNLOCKED;
 	}
-	if (clock_spike(c, offset)) {
+	/* The kalman servo gates outliers against its own noise estimate,
+	 * and tells a frequency step from a spike, which this cannot. */
+	if (servo_get_type(c->servo) != SERVO_KALMAN &&
+	    clock_spike(c, offset)) {
 		log_info("master offset %10" PRId64 " spike, not used "
 		    "(%" PRIu64 " so far)", offset, c->spikes);
 		return;

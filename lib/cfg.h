@@ -113,6 +113,7 @@ enum cfg_servo {
 	CFG_SERVO_NTPSHM,
 	CFG_SERVO_NULLF,
 	CFG_SERVO_REFCLOCK_SOCK,
+	CFG_SERVO_KALMAN,	/* ptpsep's own (clockd/servo_kf.c) */
 };
 
 enum cfg_tsproc {

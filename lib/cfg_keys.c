@@ -174,8 +174,10 @@ static const struct cfg_enum_val as_capable_vals[] = {
 static const struct cfg_enum_val bmca_vals[] = {
 	{ "ptp", 0, IMPL }, { "noop", 1, IMPL }, { NULL, 0, IMPL },
 };
-/* Of the servos, ptpsep has pi and linreg; the others are an error. */
+/* Of ptp4l's servos, ptpsep has pi and linreg; the others are an error.
+ * kalman is ptpsep's own, and the default (issue 12). */
 static const struct cfg_enum_val clock_servo_vals[] = {
+	{ "kalman", CFG_SERVO_KALMAN, IMPL },
 	{ "pi", CFG_SERVO_PI, IMPL },
 	{ "linreg", CFG_SERVO_LINREG, IMPL },
 	{ "ntpshm", CFG_SERVO_NTPSHM, UNIMPL },
@@ -272,7 +274,7 @@ static const struct cfg_key keys[] = {
 	G_STR("clockIdentity", UNIMPL, "000000.0000.000000"),
 	G_INT4("clock_class_threshold", 248, 6, 248),
 	O_STR("clock_device", "system", check_clock_device),
-	G_ENU("clock_servo", IMPL, CFG_SERVO_PI, clock_servo_vals),
+	G_ENU("clock_servo", IMPL, CFG_SERVO_KALMAN, clock_servo_vals),
 	G_ENU("clock_type", UNIMPL, 0, clock_type_vals),
 	/* In a directory of its own, owned by clockd_user: clockd creates the
 	 * socket after dropping privileges, and /run/ptpsep stays root's. */

@@ -494,7 +494,8 @@ test_defaults(void **state)
 	    CFG_TRANS_UDPV4);
 	assert_int_equal(cfg_get_int(cfg, NULL, "delay_mechanism"),
 	    CFG_DM_E2E);
-	assert_int_equal(cfg_get_int(cfg, NULL, "clock_servo"), CFG_SERVO_PI);
+	assert_int_equal(cfg_get_int(cfg, NULL, "clock_servo"),
+	    CFG_SERVO_KALMAN);
 	assert_int_equal(cfg_get_int(cfg, NULL, "delay_filter"),
 	    CFG_FILTER_MOVING_MEDIAN);
 	assert_string_equal(cfg_get_enum_name(cfg, NULL, "tsproc_mode"),
