@@ -234,7 +234,9 @@ clock_cb_connected(void *arg, const Ptpsep__Netd__PortList *pl)
 	/* netd said its bounds anew: what it refused before may differ. */
 	c->refused_step_ns = 0;
 	c->step_retry_at = 0;
-	c->adj_done = 0;
+	/* netd's last frequency change, a clockd's before us, came before
+	 * this PortList: min_adj_interval_ms counts from now. */
+	c->adj_last = clock_now(c);
 	c->adj_inflight = 0;
 	clock_refuse(c, CR_NONE, 0);
 	for (i = 0; i < pl->n_ports; i++)

@@ -268,8 +268,7 @@ clock_adj_arm(struct clockd *c)
 
 	if (c->t_adj == NULL || env_timer_pending(&c->env, c->t_adj))
 		return;
-	/* 1 us more, as before the move to env.h: never early */
-	env_timer_arm(&c->env, c->t_adj, left > 0 ? left + 1000 : 0);
+	env_timer_arm(&c->env, c->t_adj, left > 0 ? left : 0);
 }
 
 /* The rate limit's timer: the newest frequency, now that it may go. */
@@ -278,8 +277,14 @@ clock_ev_adj(void *arg)
 {
 	struct clockd *c = arg;
 
-	if (c->adj_pending && !c->adj_inflight && env_netd_ready(&c->env))
-		clock_adjfreq_send(c, c->freq_ppb);
+	if (!c->adj_pending || c->adj_inflight || !env_netd_ready(&c->env))
+		return;
+	/* Whatever the timer: never inside the interval (see clock_adjfreq) */
+	if (clock_now(c) - c->adj_last < c->min_adj_interval_ns) {
+		clock_adj_arm(c);
+		return;
+	}
+	clock_adjfreq_send(c, c->freq_ppb);
 }
 
 /*
@@ -289,7 +294,9 @@ clock_ev_adj(void *arg)
  * interval counts from netd's reply to the last change, which comes after
  * netd applied it: counted from the send, a request that reaches netd
  * faster than the one before would be refused.  One change is in flight
- * at a time.
+ * at a time, the step's companion (SERVO_JUMP) included.  Before the first
+ * reply the interval counts from the connection (clock_cb_connected): a
+ * clockd before us may have changed the frequency just before it.
  */
 static void
 clock_adjfreq(struct clockd *c, double ppb)
@@ -298,7 +305,7 @@ clock_adjfreq(struct clockd *c, double ppb)
 	c->adj_pending = 1;
 	if (c->adj_inflight)
 		return;		/* the reply arms the timer */
-	if (!c->adj_done || c->min_adj_interval_ns == 0 ||
+	if (c->min_adj_interval_ns == 0 ||
 	    clock_now(c) - c->adj_last >= c->min_adj_interval_ns) {
 		if (c->t_adj != NULL)
 			env_timer_cancel(&c->env, c->t_adj);
@@ -313,7 +320,6 @@ void
 clock_adj_replied(struct clockd *c)
 {
 	c->adj_inflight = 0;
-	c->adj_done = 1;
 	c->adj_last = clock_now(c);
 	if (c->adj_pending)
 		clock_adj_arm(c);

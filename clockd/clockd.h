@@ -222,7 +222,7 @@ struct clockd {
 	struct env_timer	*t_adj;
 	int64_t			 adj_last;	/* netd's last answer to one */
 	uint64_t		 adj_inflight;	/* its request id, 0: none */
-	int			 adj_done, adj_pending;
+	int			 adj_pending;
 	int			 local_utc;	/* the clock counts UTC, not TAI */
 	int			 utc_offset;	/* s, believed (cpol_utc_update) */
 	int64_t			 step_ns;	/* the step in flight */

@@ -31,7 +31,9 @@ struct env_ops {
 	/* A one-shot timer; NULL on ENOMEM. */
 	struct env_timer *(*timer_new)(void *ctx, env_timer_cb cb, void *arg);
 	void	(*timer_free)(void *ctx, struct env_timer *t);
-	/* (Re)arms t to fire once, delay_ns from now (< 0 is taken as 0). */
+	/* (Re)arms t to fire once, delay_ns from now (< 0 is taken as 0),
+	 * never before: now() in its callback is >= now() here + delay_ns
+	 * (clock_servo.c's rate limit counts on it; env_event.c). */
 	void	(*timer_arm)(void *ctx, struct env_timer *t, int64_t delay_ns);
 	void	(*timer_cancel)(void *ctx, struct env_timer *t);
 	int	(*timer_pending)(void *ctx, const struct env_timer *t);

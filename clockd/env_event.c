@@ -13,9 +13,11 @@
 #include "env_event.h"
 
 struct env_timer {
+	struct env_event *ee;
 	struct event	*ev;
 	env_timer_cb	 cb;
 	void		*arg;
+	int64_t		 due;	/* ee_now() ns it may fire at */
 };
 
 struct env_event {
@@ -23,6 +25,8 @@ struct env_event {
 	struct event_base	*base;
 	struct netd_client	*nc;
 };
+
+static void ee_add(struct env_timer *t, int64_t delay_ns);
 
 static int64_t
 ee_now(void *ctx)
@@ -34,13 +38,30 @@ ee_now(void *ctx)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/*
+ * libevent counts a timer from the time it cached when its loop last
+ * woke, not from when evtimer_add() was called: a timer armed late in a
+ * busy callback, for instance after netd's reply to a frequency change
+ * read in the same burst as the Sync that caused it, fired early by that
+ * much once another event woke the loop (7 ms of 30 in test_clock_env),
+ * and clockd's next frequency change reached netd inside
+ * min_adj_interval_ms (RATE_LIMITED).  env.h promises no timer before its
+ * time: the cache is refreshed before arming, and a timer still early
+ * (CLOCK_MONOTONIC_COARSE, which libevent takes where it is fine enough)
+ * waits out the rest.
+ */
 static void
 ee_timer_fire(evutil_socket_t fd, short what, void *arg)
 {
 	struct env_timer *t = arg;
+	int64_t left = t->due - ee_now(NULL);
 
 	(void)fd;
 	(void)what;
+	if (left > 0) {
+		ee_add(t, left);
+		return;
+	}
 	t->cb(t->arg);
 }
 
@@ -52,6 +73,7 @@ ee_timer_new(void *ctx, env_timer_cb cb, void *arg)
 
 	if (t == NULL)
 		return NULL;
+	t->ee = ee;
 	t->cb = cb;
 	t->arg = arg;
 	if ((t->ev = evtimer_new(ee->base, ee_timer_fire, t)) == NULL) {
@@ -70,18 +92,27 @@ ee_timer_free(void *ctx, struct env_timer *t)
 }
 
 static void
-ee_timer_arm(void *ctx, struct env_timer *t, int64_t delay_ns)
+ee_add(struct env_timer *t, int64_t delay_ns)
 {
 	struct timeval tv;
 	int64_t us;
 
-	(void)ctx;
-	/* Rounded up to libevent's microseconds: a timer never fires before
-	 * its time (the rate limit of clock_servo.c counts on it). */
+	/* Rounded up to libevent's microseconds. */
 	us = delay_ns <= 0 ? 0 : (delay_ns + 999) / 1000;
 	tv.tv_sec = (time_t)(us / 1000000);
 	tv.tv_usec = (suseconds_t)(us % 1000000);
+	event_base_update_cache_time(t->ee->base);
 	evtimer_add(t->ev, &tv);
+}
+
+static void
+ee_timer_arm(void *ctx, struct env_timer *t, int64_t delay_ns)
+{
+	(void)ctx;
+	if (delay_ns < 0)
+		delay_ns = 0;
+	t->due = ee_now(NULL) + delay_ns;
+	ee_add(t, delay_ns);
 }
 
 static void

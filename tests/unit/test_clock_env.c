@@ -1,0 +1,568 @@
+/*
+ * test_clock_env.c - clockd's engine on an injected env (clockd/env.h):
+ * its frequency changes never come closer than netd's min_adj_interval_ms
+ * (issue 11's known bug, issue 12 item 1), and the daemon's env
+ * (env_event.c) never fires a timer before its time.
+ *
+ * The engine runs for real (clock_init, clock_netd_cbs, clock_synchronize,
+ * the PI servo) against a fake world: a slave clock with a frequency error,
+ * Syncs every second, and a netd that applies clock requests LAT_NS after
+ * they were sent, judges them with netd's own bounds code
+ * (netd/clock_bounds.c), and answers LAT_NS later.  The world is one
+ * event loop like libevent's: each dispatch starts at a time "cache" and
+ * clockd's work in it takes time, so now() runs ahead of cache; netd's
+ * replies that arrive while clockd is still busy are read in the same
+ * dispatch (nc_ev_read's burst).  With early_arm, a timer armed in a
+ * dispatch counts from its start (libevent's cached time), not from now():
+ * it fires up to a dispatch's work early.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include <event2/event.h>
+
+#include "cfg.h"
+#include "clockd/clockd.h"
+#include "clockd/env_event.h"
+#include "log.h"
+#include "netd/clock.h"
+
+#define MS		1000000LL
+#define S		1000000000LL
+#define LAT_NS		(20 * 1000LL)	/* clockd <-> netd, each way */
+#define RX_COST_NS	(300 * 1000LL)	/* clockd's work on a Sync */
+#define OP_COST_NS	(30 * 1000LL)	/* ... and on each request */
+#define INTERVAL_MS	1500
+#define MAX_Q		64
+
+struct ftimer {
+	int		 used, armed;
+	int64_t		 due;
+	env_timer_cb	 cb;
+	void		*arg;
+};
+
+struct nreq {			/* on its way to netd */
+	int		 op;	/* 0 read, 1 adjfreq, 2 step */
+	uint64_t	 id;
+	double		 ppb;
+	int64_t		 ns, at;
+};
+
+struct nrep {			/* on its way back */
+	uint64_t	 id;
+	int		 ok, reason;
+	double		 freq;
+	int64_t		 at;
+};
+
+static struct world {
+	int		 early_arm;
+	int64_t		 cache, work;
+	struct ftimer	 t[MAX_Q];
+	struct nreq	 req[MAX_Q];
+	unsigned	 nreq;
+	struct nrep	 rep[MAX_Q];
+	unsigned	 nrep;
+	/* netd and its clock: offset x_ns from the master at x_at */
+	struct clock_bounds b;
+	struct clock_bounds_state st;
+	double		 freq, err_ppb;
+	int64_t		 x_ns, x_at;
+	unsigned	 adjs, steps, refused;
+	int64_t		 last_adj, min_gap;
+	int64_t		 next_sync;
+} W;
+
+static struct clockd clk;
+static struct cfg *cfg;
+
+static int64_t
+w_offset(int64_t t)
+{
+	return W.x_ns + (int64_t)llround((W.err_ppb + W.freq) * 1e-9 *
+	    (double)(t - W.x_at));
+}
+
+/* ---- the fake env ---- */
+
+static int64_t
+f_now(void *ctx)
+{
+	(void)ctx;
+	return W.cache + W.work;
+}
+
+static struct env_timer *
+f_timer_new(void *ctx, env_timer_cb cb, void *arg)
+{
+	unsigned i;
+
+	(void)ctx;
+	for (i = 0; i < MAX_Q; i++)
+		if (!W.t[i].used) {
+			W.t[i].used = 1;
+			W.t[i].armed = 0;
+			W.t[i].cb = cb;
+			W.t[i].arg = arg;
+			return (struct env_timer *)&W.t[i];
+		}
+	return NULL;
+}
+
+static void
+f_timer_free(void *ctx, struct env_timer *t)
+{
+	(void)ctx;
+	memset(t, 0, sizeof(struct ftimer));
+}
+
+static void
+f_timer_arm(void *ctx, struct env_timer *et, int64_t delay)
+{
+	struct ftimer *t = (struct ftimer *)et;
+
+	(void)ctx;
+	t->armed = 1;
+	t->due = (W.early_arm ? W.cache : W.cache + W.work) + delay;
+}
+
+static void
+f_timer_cancel(void *ctx, struct env_timer *et)
+{
+	(void)ctx;
+	((struct ftimer *)et)->armed = 0;
+}
+
+static int
+f_timer_pending(void *ctx, const struct env_timer *et)
+{
+	(void)ctx;
+	return ((const struct ftimer *)et)->armed;
+}
+
+static void
+f_netd_start(void *ctx)
+{
+	(void)ctx;
+}
+
+static int
+f_netd_ready(void *ctx)
+{
+	(void)ctx;
+	return 1;
+}
+
+static int
+f_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
+    const struct netd_addr *unicast, const uint8_t *payload, size_t len,
+    uint64_t cookie, int want_ts)
+{
+	(void)ctx; (void)port; (void)event; (void)dest; (void)unicast;
+	(void)payload; (void)len; (void)cookie; (void)want_ts;
+	return 0;
+}
+
+static int
+f_request(int op, uint64_t id, double ppb, int64_t ns)
+{
+	struct nreq *r;
+
+	assert_true(W.nreq < MAX_Q);
+	r = &W.req[W.nreq++];
+	r->op = op;
+	r->id = id;
+	r->ppb = ppb;
+	r->ns = ns;
+	r->at = f_now(NULL) + LAT_NS;
+	W.work += OP_COST_NS;
+	return 0;
+}
+
+static int
+f_clock_read(void *ctx, uint64_t id)
+{
+	(void)ctx;
+	return f_request(0, id, 0, 0);
+}
+
+static int
+f_clock_adjfreq(void *ctx, uint64_t id, double ppb)
+{
+	(void)ctx;
+	return f_request(1, id, ppb, 0);
+}
+
+static int
+f_clock_step(void *ctx, uint64_t id, int64_t ns)
+{
+	(void)ctx;
+	return f_request(2, id, 0, ns);
+}
+
+static const struct env_ops fake_ops = {
+	.now = f_now,
+	.timer_new = f_timer_new,
+	.timer_free = f_timer_free,
+	.timer_arm = f_timer_arm,
+	.timer_cancel = f_timer_cancel,
+	.timer_pending = f_timer_pending,
+	.netd_start = f_netd_start,
+	.netd_ready = f_netd_ready,
+	.send_frame = f_send_frame,
+	.clock_read = f_clock_read,
+	.clock_adjfreq = f_clock_adjfreq,
+	.clock_step = f_clock_step,
+};
+static const struct env fake_env = { &fake_ops, NULL };
+
+/* ---- netd ---- */
+
+/* netd takes the requests that reached it by t, as relay.c does. */
+static void
+netd_run(int64_t t)
+{
+	struct clock_req cr;
+	struct nrep *p;
+	unsigned i;
+
+	for (i = 0; i < W.nreq && W.req[i].at <= t; i++) {
+		struct nreq *r = &W.req[i];
+
+		assert_true(W.nrep < MAX_Q);
+		p = &W.rep[W.nrep++];
+		memset(p, 0, sizeof(*p));
+		p->id = r->id;
+		p->ok = 1;
+		p->at = r->at + LAT_NS;
+		if (r->op == 0) {
+			p->freq = W.freq;
+			continue;
+		}
+		memset(&cr, 0, sizeof(cr));
+		cr.op = r->op == 1 ? CLOCK_OP_ADJFREQ : CLOCK_OP_STEP;
+		cr.freq_ppb = r->ppb;
+		cr.step_ns = r->ns;
+		if (clock_check_request(&W.b, &W.st, &cr, r->at) !=
+		    CLOCK_ST_OK) {
+			p->ok = 0;
+			p->reason = PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED;
+			W.refused++;
+			continue;
+		}
+		W.x_ns = w_offset(r->at);
+		W.x_at = r->at;
+		if (r->op == 1) {
+			if (W.adjs > 0 && r->at - W.last_adj < W.min_gap)
+				W.min_gap = r->at - W.last_adj;
+			W.adjs++;
+			W.last_adj = r->at;
+			W.freq = r->ppb;
+			clock_bounds_record_adj(&W.st, r->at);
+		} else {
+			W.steps++;
+			W.x_ns += r->ns;
+			clock_bounds_record_step(&W.st, r->at);
+		}
+		p->freq = W.freq;
+	}
+	memmove(W.req, W.req + i, (W.nreq - i) * sizeof(W.req[0]));
+	W.nreq -= i;
+}
+
+/* clockd reads the replies that reached it by t (one dispatch's burst). */
+static int
+replies_run(int64_t t)
+{
+	Ptpsep__Netd__ClockReply r;
+	struct nrep p;
+	int n = 0;
+
+	for (;;) {
+		netd_run(t);
+		if (W.nrep == 0 || W.rep[0].at > t)
+			return n;
+		p = W.rep[0];
+		memmove(W.rep, W.rep + 1, --W.nrep * sizeof(W.rep[0]));
+		ptpsep__netd__clock_reply__init(&r);
+		r.id = p.id;
+		r.status = p.ok ? PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK :
+		    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+		r.reason = (Ptpsep__RefuseReason)p.reason;
+		r.freq_ppb = p.freq;
+		clock_netd_cbs.clock_reply(&clk, &r);
+		W.work += OP_COST_NS;
+		n++;
+		t = W.cache + W.work;
+	}
+}
+
+/* ---- the loop ---- */
+
+static void
+run_until(int64_t end)
+{
+	for (;;) {
+		int64_t t = W.next_sync;
+		struct ftimer *ft = NULL;
+		unsigned i;
+
+		netd_run(W.cache + W.work);
+		for (i = 0; i < MAX_Q; i++)
+			if (W.t[i].armed && W.t[i].due < t) {
+				t = W.t[i].due;
+				ft = &W.t[i];
+			}
+		if (W.nreq > 0 && W.req[0].at < t) {
+			/* netd works on its own: clockd's time is not its */
+			netd_run(W.req[0].at);
+			continue;
+		}
+		if (W.nrep > 0 && W.rep[0].at < t) {
+			t = W.rep[0].at;
+			ft = NULL;
+		}
+		if (t > end)
+			return;
+		/* A dispatch starts when clockd is free again. */
+		W.cache = t > W.cache + W.work ? t : W.cache + W.work;
+		W.work = 0;
+		if (replies_run(W.cache) > 0) {
+			;
+		} else if (ft != NULL) {
+			ft->armed = 0;
+			ft->cb(ft->arg);
+		} else {
+			int64_t now = W.cache, off = w_offset(now);
+
+			W.work += RX_COST_NS;
+			clock_synchronize(&clk, &clk.ports[0], now + off, off,
+			    1000);
+			W.next_sync += S;
+		}
+		/* The rest of the burst: replies that came meanwhile. */
+		replies_run(W.cache + W.work);
+	}
+}
+
+/* netd's PortList: one port, ClockInfo with min_adj_interval_ms. */
+static void
+connect_netd(void)
+{
+	Ptpsep__Netd__PortList pl = PTPSEP__NETD__PORT_LIST__INIT;
+	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__Port port = PTPSEP__NETD__PORT__INIT, *pp = &port;
+	static uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
+	static char iface[] = "eth0";
+
+	port.iface = iface;
+	port.link_up = 1;
+	port.clock_identity.data = id;
+	port.clock_identity.len = sizeof(id);
+	ci.max_freq_ppb = W.b.max_freq_ppb;
+	ci.step_allowed = 1;
+	ci.min_adj_interval_ms = INTERVAL_MS;
+	pl.n_ports = 1;
+	pl.ports = &pp;
+	pl.clock = &ci;
+	clock_netd_cbs.connected(&clk, &pl);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	memset(&W, 0, sizeof(W));
+	W.b.max_freq_ppb = 500000;
+	W.b.allow_step = 1;
+	W.b.min_adj_interval_ns = INTERVAL_MS * MS;
+	clock_bounds_state_init(&W.st);
+	W.x_ns = 1000000;		/* 1 ms off */
+	W.err_ppb = 20000;		/* and 20 ppm fast */
+	W.min_gap = INT64_MAX;
+	W.cache = 100 * S;
+	cfg = cfg_new();
+	assert_non_null(cfg);
+	assert_int_equal(cfg_set_int(cfg, NULL, "clientOnly", 1), 0);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	clock_fini(&clk);
+	cfg_free(cfg);
+	return 0;
+}
+
+/* Starts clockd at W.cache, its first Sync sync_after later; runs 60 s. */
+static void
+run_pair(int64_t sync_after)
+{
+	int64_t t0 = W.cache;
+
+	assert_int_equal(clock_init(&clk, &fake_env, cfg), 0);
+	connect_netd();
+	W.next_sync = t0 + sync_after;
+	run_until(t0 + 60 * S);
+	print_message("adjs %u steps %u refused %u min gap %.3f s, offset "
+	    "%" PRId64 " ns, freq %.0f ppb\n", W.adjs, W.steps, W.refused,
+	    (double)W.min_gap / 1e9, w_offset(W.cache), W.freq);
+	assert_int_equal(W.refused, 0);
+	assert_int_equal(W.steps, 1);
+	assert_true(W.min_gap >= INTERVAL_MS * MS);
+	/* not starved either: about one change per interval */
+	assert_true(W.adjs >= 60 * 1000 / INTERVAL_MS - 4);
+	assert_true(clk.servo_state == SERVO_LOCKED ||
+	    clk.servo_state == SERVO_LOCKED_STABLE);
+	assert_true(llabs(w_offset(W.cache)) < 1000);
+}
+
+/*
+ * The step at lock: the servo's JUMP sends a frequency and a step while
+ * a Sync is being handled; netd's reply to the frequency is read in the
+ * same burst, and the next change is due min_adj_interval_ms later.  A
+ * timer counted from the dispatch's start fires before that.
+ */
+static void
+test_interval_at_step(void **state)
+{
+	(void)state;
+	W.early_arm = 1;
+	run_pair(500 * MS);
+}
+
+/* The same with timers that keep time exactly. */
+static void
+test_interval_exact_timers(void **state)
+{
+	(void)state;
+	run_pair(500 * MS);
+}
+
+/*
+ * A clockd (re)connecting to a netd whose clock was changed just before
+ * (by the clockd before it): its first change must wait too.
+ */
+static void
+test_interval_after_reconnect(void **state)
+{
+	(void)state;
+	clock_bounds_record_adj(&W.st, W.cache - 100 * MS);
+	W.adjs = 1;
+	W.last_adj = W.cache - 100 * MS;
+	run_pair(200 * MS);
+}
+
+/* ---- env_event.c: a timer never fires before its time ---- */
+
+struct ee_probe {
+	const struct env	*env;
+	struct env_timer	*t;
+	struct event		*wake;
+	struct timeval		 wake_tv;
+	int64_t			 armed_at, fired_at;
+	int			 fired;
+};
+
+static void
+ee_fired(void *arg)
+{
+	struct ee_probe *pr = arg;
+
+	pr->fired_at = env_now(pr->env);
+	pr->fired = 1;
+}
+
+static void
+ee_nothing(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+}
+
+static void
+ee_busy_then_arm(evutil_socket_t fd, short what, void *arg)
+{
+	struct ee_probe *pr = arg;
+	int64_t t0 = env_now(pr->env);
+
+	(void)fd;
+	(void)what;
+	/* A callback that works 20 ms before it arms a timer (a burst of
+	 * netd messages, a log line on a slow disk): libevent counts the
+	 * timer from the time it cached when the loop woke. */
+	while (env_now(pr->env) - t0 < 20 * MS)
+		;
+	pr->armed_at = env_now(pr->env);
+	env_timer_arm(pr->env, pr->t, 30 * MS);
+	/* Another event in between (a Sync, an Announce) wakes the loop,
+	 * which then takes the timer's deadline by a fresh clock. */
+	evtimer_add(pr->wake, &pr->wake_tv);
+}
+
+static void
+test_env_event_never_early(void **state)
+{
+	struct event_base *base = event_base_new();
+	struct env_event *ee;
+	struct ee_probe pr;
+	struct event *kick;
+	struct timeval zero = { 0, 0 };
+	static const struct netd_client_cbs no_cbs;
+
+	(void)state;
+	assert_non_null(base);
+	ee = env_event_new(base, "/nonexistent/netd.sock", &no_cbs, NULL);
+	assert_non_null(ee);
+	memset(&pr, 0, sizeof(pr));
+	pr.env = env_event_env(ee);
+	pr.t = env_timer_new(pr.env, ee_fired, &pr);
+	assert_non_null(pr.t);
+	kick = evtimer_new(base, ee_busy_then_arm, &pr);
+	assert_non_null(kick);
+	pr.wake = evtimer_new(base, ee_nothing, NULL);
+	assert_non_null(pr.wake);
+	pr.wake_tv.tv_usec = 5000;
+	evtimer_add(kick, &zero);
+	event_base_dispatch(base);
+	assert_true(pr.fired);
+	print_message("armed for 30 ms, fired after %.3f ms\n",
+	    (double)(pr.fired_at - pr.armed_at) / 1e6);
+	assert_true(pr.fired_at - pr.armed_at >= 30 * MS);
+	event_free(kick);
+	event_free(pr.wake);
+	env_timer_free(pr.env, pr.t);
+	env_event_free(ee);
+	event_base_free(base);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_interval_exact_timers,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interval_at_step,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interval_after_reconnect,
+		    setup, teardown),
+		cmocka_unit_test(test_env_event_never_early),
+	};
+
+	log_init("test_clock_env", 1, LOG_LVL_WARN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
