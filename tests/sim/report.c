@@ -75,6 +75,9 @@ report_init(struct sim *sim)
 		sim->acc[i].lock_t = -1;
 		sim->acc[i].run_start = -1;
 	}
+	if (sim->trace != NULL && sim->trace != stdout)
+		fprintf(sim->trace, "# t_s node offset_ns reported_ns "
+		    "freq_ppb servo ports\n");
 	if (sim->quiet)
 		return 0;
 	printf("# ptpsim %s seed %" PRIu64 " duration %.3f s, %u nodes, "
