@@ -3,7 +3,9 @@
  *
  * A frame sent on a port goes to every other end of the port's link
  * (multicast; a unicast frame to the end with that MAC), each copy with
- * its own loss draw and delay (model.h).  Its receive time stamp is taken
+ * its own loss draw and delay (model.h), in the order sent: from one end
+ * to another a link is a FIFO (queues delay frames, never reorder them),
+ * and frames due at the same nanosecond arrive in the order sent.  Its receive time stamp is taken
  * when it arrives, from the receiver's clock and time-stamp model; the
  * sender's TX time stamp, when asked for, from the sender's clock at the
  * send, reaches the engine a little later, as netd's error-queue read
@@ -98,6 +100,7 @@ net_send(struct sim_node *n, unsigned port, int event, int dest,
 		struct sim_node *to = &sim->nodes[l->spec->ends[e]];
 		unsigned tp = l->end_port[e];
 		struct sim_msg *m;
+		int64_t at;
 
 		if (e == me)
 			continue;
@@ -114,8 +117,11 @@ net_send(struct sim_node *n, unsigned port, int event, int dest,
 		memcpy(m->src_mac, n->ports[port].mac, 6);
 		memcpy(m->payload, payload, len);
 		m->len = len;
-		push(sim, m, sim->now + sim_link_delay(&l->model, &l->rng,
-		    dir));
+		at = sim->now + sim_link_delay(&l->model, &l->rng, dir);
+		if (at < l->last_arrival[me][e])
+			at = l->last_arrival[me][e];
+		l->last_arrival[me][e] = at;
+		push(sim, m, at);
 	}
 	return 0;
 }

@@ -251,6 +251,9 @@ struct sim_link {
 	struct sim_rng		 rng;
 	int			 up;
 	uint64_t		 frames, lost;
+	/* last arrival from end i at end j: a link is a FIFO, PDV delays
+	 * frames but never reorders them */
+	int64_t			 last_arrival[SIM_MAX_ENDS][SIM_MAX_ENDS];
 };
 
 int	net_send(struct sim_node *n, unsigned port, int event, int dest,
