@@ -28,9 +28,10 @@
  *    the hw / sw priors count as a few samples.
  *  - Outliers (a software Sync time-stamped late): an innovation beyond
  *    KF_GATE standard deviations is not used.  Gated innovations in a
- *    row that tell a consistent story are a real change: two growing
- *    like a ramp, a frequency step (the filter restarts from the two);
- *    KF_RUN of one level, an offset jump (a new master's time); and
+ *    row that tell a consistent story are a real change: KF_RUN growing
+ *    like a ramp, a frequency step (the filter restarts from them);
+ *    KF_LEVEL of one level, an offset jump (a new master's time: ptpsim's
+ *    software model has runs of 3 offsets 12 us off, from the delay);
  *    KF_RUN_MAX of one sign, whatever they are.  The last is then taken,
  *    with the covariance opened up to it.
  *  - A slower change (a frequency step below the gate) shows up as a mean
@@ -49,8 +50,10 @@
 #define KF_GATE		4.0	/* innovations beyond 4 sigma ... */
 #define KF_GATE_MIN	2000.0	/* ... and 2 us (as clock_servo.c's spike
 				   filter): not used */
-#define KF_RUN		3	/* that many in a row, one sign, equal: */
-#define KF_RUN_MAX	8	/* an offset jump; that many: a change */
+#define KF_RUN		3	/* that many in a row, a ramp: a frequency
+				   step */
+#define KF_LEVEL	6	/* that many at one level: an offset jump */
+#define KF_RUN_MAX	10	/* that many of one sign: a change */
 #define KF_BIAS		1.5	/* |mean normalized innovation| beyond */
 #define KF_BIAS_AVG	8.0	/* samples in that mean */
 #define KF_LAG		16	/* samples: the lag that sees the wander */
@@ -98,7 +101,7 @@ struct kf {
 	/* outliers and changes */
 	int run, run_sign;
 	double run_nu[KF_RUN_MAX];	/* the run's innovations, ns */
-	double run_t;		/* s from the last used sample to the first */
+	double run_t[KF_RUN_MAX];	/* s from the last used sample */
 	double since;		/* s from the last used sample to this one */
 	double bias;		/* mean normalized innovation */
 	uint64_t gated;
@@ -267,21 +270,36 @@ kf_first(struct kf *k, int64_t z, uint64_t ts, enum servo_state *state)
 }
 
 /*
- * Two gated innovations in a row: a frequency step of delta since the
- * last used sample gives nu = delta t, t the time since that sample (the
- * prediction goes on without it): nu2 / nu1 = t2 / t1.  An offset jump
- * gives nu2 = nu1, late time stamps anything.
+ * KF_RUN gated innovations in a row: a frequency step of delta gives
+ * innovations on a line of slope delta over t, the time since the last
+ * used sample (the prediction goes on without it), growing away from 0.
+ * An offset jump gives a flat line, late time stamps anything (two late
+ * Syncs in a row, one twice as late as the other, do happen: ptpsim's
+ * model, seed 1048; three is what it takes).
  */
 static int
-kf_ramp(double nu1, double t1, double nu2, double t2, double sd)
+kf_ramp(const double *nu, const double *t, double sd)
 {
-	double want = nu1 * t2 / t1;
+	double slope, want;
+	int i;
 
-	return fabs(nu2 - want) <= 0.1 * fabs(want) + 3.0 * sd;
+	if (!(t[1] > t[0]))
+		return 0;
+	slope = (nu[1] - nu[0]) / (t[1] - t[0]);
+	/* growing away from the prediction, by more than the noise */
+	if (!(slope * nu[0] > 0.0 &&
+	    fabs(nu[KF_RUN - 1] - nu[0]) > 2.0 * sd))
+		return 0;
+	for (i = 2; i < KF_RUN; i++) {
+		want = nu[i - 1] + slope * (t[i] - t[i - 1]);
+		if (fabs(nu[i] - want) > 0.1 * fabs(want) + 3.0 * sd)
+			return 0;
+	}
+	return 1;
 }
 
 /*
- * The last KF_RUN gated innovations agree: the offset jumped (a new
+ * The last KF_LEVEL gated innovations agree: the offset jumped (a new
  * master's time, a step elsewhere).  Late time stamps do not agree.
  */
 static int
@@ -290,19 +308,26 @@ kf_level(const double *nu, double sd)
 	double lo = nu[0], hi = nu[0];
 	int i;
 
-	for (i = 1; i < KF_RUN; i++) {
+	for (i = 1; i < KF_LEVEL; i++) {
 		lo = fmin(lo, nu[i]);
 		hi = fmax(hi, nu[i]);
 	}
 	return hi - lo <= 0.25 * fmin(fabs(lo), fabs(hi)) + KF_GATE * sd;
 }
 
-/* The innovation was far outside: the change is real, open up to it. */
+/*
+ * The innovations were far outside and agreed: the change is real, open
+ * the covariance up to it.  An offset jump opens the phase alone (opening
+ * the frequency too would swing it, and back again if the "jump" was a
+ * long run of bad measurements); a run of no known shape opens the
+ * frequency by what would explain it over the run.
+ */
 static void
-kf_open(struct kf *k, double nu, double dt)
+kf_open(struct kf *k, double nu, double span, int level)
 {
 	k->p00 += nu * nu;
-	k->p11 += (nu / dt) * (nu / dt);
+	if (!level)
+		k->p11 += (nu / span) * (nu / span);
 	k->bias = 0.0;
 	/* x jumped with it: not a difference of the noise. */
 	kf_hist_clear(k);
@@ -314,7 +339,7 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 {
 	double dt = (double)(ts - k->last_ts) / SERVO_NSEC_PER_SEC;
 	double p00, p01, p11, q = k->q, r, s, nu, k0, k1, e;
-	int sign;
+	int sign, level;
 
 	/* Predict over dt with the correction that was in force. */
 	k->since += dt;
@@ -336,13 +361,12 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 		k->run++;
 		k->run_sign = sign;
 		k->run_nu[k->run - 1] = nu;
-		if (k->run == 1)
-			k->run_t = k->since;
-		if (k->run == 2 && kf_ramp(k->run_nu[0], k->run_t, nu,
-		    k->since, sqrt(s))) {
-			/* A frequency step: the two innovations give it. */
+		k->run_t[k->run - 1] = k->since;
+		if (k->run == KF_RUN && kf_ramp(k->run_nu, k->run_t,
+		    sqrt(s))) {
+			/* A frequency step: the innovations give it. */
 			k->run = 0;
-			k->d += (nu - k->run_nu[0]) / (k->since - k->run_t);
+			k->d += (nu - k->run_nu[0]) / (k->since - k->run_t[0]);
 			k->since = 0.0;
 			kf_start(k, (double)z, p11 + 2.0 * r / (dt * dt),
 			    r / dt);
@@ -351,8 +375,9 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 			*state = SERVO_LOCKED;
 			return kf_control(k);
 		}
-		if (k->run < KF_RUN_MAX && !(k->run >= KF_RUN &&
-		    kf_level(k->run_nu + k->run - KF_RUN, sqrt(s)))) {
+		level = k->run >= KF_LEVEL &&
+		    kf_level(k->run_nu + k->run - KF_LEVEL, sqrt(s));
+		if (k->run < KF_RUN_MAX && !level) {
 			/* Not used: the prediction stands. */
 			k->p00 = p00;
 			k->p01 = p01;
@@ -374,7 +399,7 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 		k->p00 = p00;
 		k->p01 = p01;
 		k->p11 = p11;
-		kf_open(k, nu, dt);
+		kf_open(k, nu, k->since, level);
 		p00 = k->p00;
 		p11 = k->p11;
 		s = p00 + r;

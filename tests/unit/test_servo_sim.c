@@ -40,6 +40,7 @@
 #include "clockd/delay.h"
 #include "clockd/filter.h"
 #include "clockd/servo.h"
+#include "tests/sim/model.h"
 
 #define NS		1000000000LL
 #define T0		(INT64_C(1700000000) * NS)
@@ -68,7 +69,11 @@ rng_gauss(struct rng *r, double sigma)
 	return sigma * sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
-enum model { M_HW, M_SW };
+/* M_PTPSIM: ptpsim's software model (tests/sim/model.h), calibrated on
+ * veth: a bimodal receive latency and 2 % of frames 25-120 us late. */
+enum model { M_HW, M_SW, M_PTPSIM };
+static struct sim_rng simrng;
+static struct sim_ts_model simts;
 
 struct sim {
 	enum servo_type type;
@@ -104,7 +109,7 @@ ts_of(int64_t ns)
 static const char *
 model_name(enum model m)
 {
-	return m == M_HW ? "hw" : "sw";
+	return m == M_HW ? "hw" : m == M_SW ? "sw" : "sw-ptpsim";
 }
 
 /* A time stamp of true time T on a clock x ns ahead (the master: x 0). */
@@ -114,6 +119,11 @@ stamp(struct rng *rng, enum model m, int64_t T, long double x, int late_ok)
 	int64_t L;
 	double v;
 
+	if (m == M_PTPSIM) {
+		/* late_ok: a receive stamp; the master's too (t4) */
+		return T + (int64_t)floorl(x + sim_ts_error(&simts, &simrng,
+		    late_ok));
+	}
 	if (m == M_HW) {
 		L = T + (int64_t)floorl(x + rng_gauss(rng, 4.0));
 		return L - ((L % 8) + 8) % 8;	/* 8 ns quantization */
@@ -178,6 +188,7 @@ run(const struct sim *c, struct res *r)
 	long double x = 1.5e9L;	/* slave - master, ns */
 	double own = 80000.0, fadj = 0.0, f, sum2 = 0.0, ev = 0.0;
 	double delay = c->model == M_HW ? 500.0 : 50000.0;
+	int sw = c->model != M_HW;
 	int64_t T, mpd = 0, off, gm = 0, raw;
 	int k, n = (int)c->duration, nm = 0, have_delay = 0, locked = 0;
 	int sync_ok, prev_ok = 0, have_rr, in_lock = 0;
@@ -185,7 +196,9 @@ run(const struct sim *c, struct res *r)
 	double rr;
 
 	assert_true(n <= NMAX);
-	servo_params_default(&p, c->model == M_SW);
+	sim_rng_seed(&simrng, c->seed, 1);
+	sim_ts_model_default(&simts, SIM_TS_SW);
+	servo_params_default(&p, sw);
 	p.kalman_r = c->kalman_r;
 	p.kalman_q = c->kalman_q;
 	s = servo_create(c->type, &p);
@@ -258,7 +271,7 @@ dreq:
 		ADVANCE(T0 + k * NS + NS / 2);
 		rq.t3 = ts_of(stamp(&rng, c->model, T, x, 0));
 		rq.t4 = ts_of(stamp(&rng, c->model, T + (int64_t)delay + gm,
-		    0.0L, 0));
+		    0.0L, c->model == M_PTPSIM));
 		rq.corr_delay_resp = 0;
 		if (sync_ok && have_rr) {
 			assert_true(delay_e2e(&sy, &rq, 0, rr, &raw,
@@ -477,6 +490,11 @@ test_noise_estimates(void **state)
 	print_message("sw: r %.0f ns^2 (noise %.1f^2 = %.0f), q %.4f ppb^2/s\n",
 	    r.est_r, r.noise, v, r.est_q);
 	assert_true(r.est_r > v / 2.0 && r.est_r < v * 2.0);
+	c.model = M_PTPSIM;
+	run(&c, &r);
+	print_message("sw-ptpsim: r %.0f ns^2 (noise %.1f^2 = %.0f, rms %.1f^2)"
+	    ", q %.4f ppb^2/s\n", r.est_r, r.noise, r.noise * r.noise,
+	    r.noise_rms, r.est_q);
 }
 
 /* SERVO_SIM_SWEEP=N: lock time and rms over seeds 1..N, per model and
@@ -497,7 +515,7 @@ sweep(int nseeds)
 	print_message("| model | servo | lock s median | lock s worst | "
 	    "rms ns median | rms ns worst | max ns worst | rms / bound "
 	    "median | rms / noise median | runs with a 2nd step |\n");
-	for (m = M_HW; m <= M_SW; m++) {
+	for (m = M_HW; m <= M_PTPSIM; m++) {
 		for (i = 0; i < 3; i++) {
 			bad = 0;
 			for (j = 0; j < nseeds; j++) {
