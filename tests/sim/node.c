@@ -277,6 +277,7 @@ node_init(struct sim *sim, struct sim_node *n, unsigned index)
 
 	memset(n, 0, sizeof(*n));
 	n->st.gm_change_t = -1;
+	n->st.slave_t = -1;
 	n->sim = sim;
 	n->index = index;
 	n->spec = &sc->nodes[index];
@@ -411,6 +412,10 @@ node_after_event(struct sim_node *n)
 			if (n->last_state[i] != 0)
 				n->st.state_changes++;
 			n->last_state[i] = (int)n->c->ports[i].state;
+			if (n->st.slave_t < 0 &&
+			    (n->c->ports[i].state == PS_UNCALIBRATED ||
+			    n->c->ports[i].state == PS_SLAVE))
+				n->st.slave_t = n->sim->now;
 		}
 }
 

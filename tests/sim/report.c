@@ -24,7 +24,10 @@
  *   gm              the node whose clockIdentity is its parentDS
  *                   grandmasterIdentity at the end ("down": crashed);
  *   gm_changes,     how often that identity changed after the first one
- *   gm_change_s     the engine took (itself, on start), and when last.
+ *   gm_change_s     the engine took (itself, on start), and when last;
+ *   slave_s         when a port of the node first went UNCALIBRATED or
+ *                   SLAVE (a master was chosen; -1: never): lock_s -
+ *                   slave_s is the servo's part of the time to lock.
  */
 #include "config.h"
 
@@ -206,7 +209,7 @@ report_summary(struct sim *sim)
 		printf("SUMMARY node=%s rms_ns=%.1f max_ns=%" PRId64
 		    " lock_s=%.3f steps=%u steps_after_lock=%u refusals=%u"
 		    " state_changes=%u unlocked_s=%.3f crashes=%u gm=%s"
-		    " gm_changes=%u gm_change_s=%.3f\n",
+		    " gm_changes=%u gm_change_s=%.3f slave_s=%.3f\n",
 		    n->spec->name,
 		    a->n > 0 ? sqrt(a->sum_sq / (double)a->n) : 0.0,
 		    a->max_abs,
@@ -215,6 +218,7 @@ report_summary(struct sim *sim)
 		    n->st.state_changes, (double)a->unlocked_ns / 1e9,
 		    n->st.crashes, gm_name(sim, n), n->st.gm_changes,
 		    n->st.gm_change_t >= 0 ?
-		    (double)n->st.gm_change_t / 1e9 : -1.0);
+		    (double)n->st.gm_change_t / 1e9 : -1.0,
+		    n->st.slave_t >= 0 ? (double)n->st.slave_t / 1e9 : -1.0);
 	}
 }

@@ -178,6 +178,7 @@ struct sim_node_stats {
 	unsigned		 crashes;
 	unsigned		 gm_changes;	/* parentDS.grandmasterIdentity */
 	int64_t			 gm_change_t;	/* the last change, -1: none */
+	int64_t			 slave_t;	/* first UNCALIBRATED or SLAVE */
 	int64_t			*step_t;	/* simulated ns of each step */
 	size_t			 nstep_t, capstep_t;
 };
