@@ -384,6 +384,18 @@ node_fini(struct sim_node *n)
 	n->st.step_t = NULL;
 }
 
+unsigned
+node_port_of_link(const struct sim_node *n, const char *link)
+{
+	unsigned i;
+
+	for (i = 0; i < n->nports; i++)
+		if (strcmp(n->sim->links[n->ports[i].link].spec->name,
+		    link) == 0)
+			return i;
+	return n->nports;
+}
+
 int64_t
 node_clock_now(struct sim_node *n)
 {

@@ -51,6 +51,7 @@ act_name(const struct sim_action *a)
 	case SA_NODE_RESTART:	return "restart";
 	case SA_NODE_FREQ_STEP:	return "freq_step";
 	case SA_NODE_SET:	return "set";
+	case SA_NODE_PORT:	return "port";
 	}
 	return "?";
 }
@@ -123,6 +124,10 @@ run_action(struct sim *sim, struct sim_action *a)
 			rc = clock_set_priority1(n->c, (uint8_t)a->value);
 		else
 			rc = clock_set_priority2(n->c, (uint8_t)a->value);
+		break;
+	case SA_NODE_PORT:
+		rc = n->c == NULL ? -1 : clock_set_port_enabled(n->c,
+		    node_port_of_link(n, a->key), a->value != 0);
 		break;
 	}
 	if (rc != 0)

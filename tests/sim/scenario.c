@@ -13,8 +13,9 @@
  *                  dev of the extra delay), asymmetry (ns), loss (0..1)
  *   [events]       "T link L down|up", "T link L set delay|pdv|asymmetry|
  *                  loss V", "T node N crash|restart", "T node N freq_step
- *                  PPB", "T node N set clockClass|priority1|priority2 V"
- *                  (T in s of simulated time)
+ *                  PPB", "T node N set clockClass|priority1|priority2 V",
+ *                  "T node N port LINK enable|disable" (T in s of
+ *                  simulated time)
  *
  * '#' starts a comment anywhere on a line.  Every mistake names the file
  * and line; nothing is guessed.
@@ -447,14 +448,41 @@ event_line(struct parser *p, char *key, char *v)
 				return -1;
 			if (a->value != floor(a->value))
 				return perr(p, "%s: an integer", k);
+		} else if (strcmp(verb, "port") == 0) {
+			/* ptpctl set port enable|disable (9.2.6.4, 9.2.6.5) */
+			if (k == NULL || val == NULL)
+				return perr(p, "node port LINK enable|disable");
+			if (name_ok(p, "link", k) != 0)
+				return -1;
+			a->kind = SA_NODE_PORT;
+			snprintf(a->key, sizeof(a->key), "%s", k);
+			if (strcmp(val, "enable") == 0)
+				a->value = 1;
+			else if (strcmp(val, "disable") == 0)
+				a->value = 0;
+			else
+				return perr(p, "node port: enable or disable, "
+				    "not '%s'", val);
 		} else {
-			return perr(p, "node: crash, restart, freq_step or "
-			    "set, not '%s'", verb);
+			return perr(p, "node: crash, restart, freq_step, set "
+			    "or port, not '%s'", verb);
 		}
 	} else {
 		return perr(p, "'%s': link or node", what);
 	}
 	s->nacts++;
+	return 0;
+}
+
+static int
+node_on_link(const struct sim_scenario *s, unsigned node, const char *link)
+{
+	int l = scenario_link_index(s, link);
+	unsigned k;
+
+	for (k = 0; l >= 0 && k < s->links[l].nends; k++)
+		if (s->links[l].ends[k] == node)
+			return 1;
 	return 0;
 }
 
@@ -504,16 +532,10 @@ resolve(struct parser *p)
 			return perr(p, "node %s: more than %d ports",
 			    ns->name, SIM_MAX_PORTS);
 		for (x = 0; x < ns->nkv; x++) {
-			int l;
-
 			if (ns->kv[x].port == NULL)
 				continue;
 			p->line = ns->kv[x].line;
-			l = scenario_link_index(s, ns->kv[x].port);
-			for (k = 0; l >= 0 && k < s->links[l].nends; k++)
-				if (s->links[l].ends[k] == i)
-					break;
-			if (l < 0 || k == s->links[l].nends)
+			if (!node_on_link(s, i, ns->kv[x].port))
 				return perr(p, "node %s is not on link %s",
 				    ns->name, ns->kv[x].port);
 		}
@@ -533,6 +555,10 @@ resolve(struct parser *p)
 			return perr(p, "no %s %s", p->act_names[a][0] == 'l' ?
 			    "link" : "node", nm);
 		act->target = (unsigned)idx;
+		if (act->kind == SA_NODE_PORT && !node_on_link(s,
+		    act->target, act->key))
+			return perr(p, "node %s is not on link %s", nm,
+			    act->key);
 		if (act->t > s->duration_ns)
 			return perr(p, "event after the end (duration)");
 	}

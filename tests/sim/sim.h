@@ -121,6 +121,7 @@ enum sim_act_kind {
 	SA_NODE_RESTART,
 	SA_NODE_FREQ_STEP,
 	SA_NODE_SET,	/* clockClass, priority1, priority2 */
+	SA_NODE_PORT,	/* port LINK enable|disable (value 1|0) */
 };
 
 struct sim_action {
@@ -218,6 +219,8 @@ void	node_fini(struct sim_node *n);
 int	node_start(struct sim_node *n);
 /* The engine dies (clockd killed): netd's clock keeps running. */
 void	node_crash(struct sim_node *n);
+/* The node's port on that link (nports if none). */
+unsigned node_port_of_link(const struct sim_node *n, const char *link);
 /* Reading of the node's clock at the current simulated time. */
 int64_t	node_clock_now(struct sim_node *n);
 /* After an event reached the engine: count its port state changes. */

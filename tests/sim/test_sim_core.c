@@ -146,7 +146,8 @@ static const char good[] =
     "20 link l1 set delay 700\n"
     "60 node s1 restart\n"
     "70 node gm set clockClass 248\n"
-    "80 node gm freq_step -1000.5\n";
+    "80 node gm freq_step -1000.5\n"
+    "90 node gm port l2 disable\n";
 
 static void
 test_scenario_good(void **state)
@@ -182,7 +183,7 @@ test_scenario_good(void **state)
 	assert_int_equal(s.links[0].model.asym_ns, -40);
 	assert_true(s.links[0].model.loss == 0.01);
 	/* Events sorted by time, file order among equal times. */
-	assert_int_equal(s.nacts, 6);
+	assert_int_equal(s.nacts, 7);
 	assert_int_equal(s.acts[0].kind, SA_LINK_DOWN);
 	assert_int_equal(s.acts[1].kind, SA_LINK_SET);
 	assert_string_equal(s.acts[1].key, "delay");
@@ -196,6 +197,9 @@ test_scenario_good(void **state)
 	assert_int_equal(s.acts[5].kind, SA_NODE_FREQ_STEP);
 	assert_true(s.acts[5].value == -1000.5);
 	assert_int_equal(s.acts[5].t, 80 * SIM_NSEC);
+	assert_int_equal(s.acts[6].kind, SA_NODE_PORT);
+	assert_string_equal(s.acts[6].key, "l2");
+	assert_true(s.acts[6].value == 0.0);
 	scenario_free(&s);
 }
 
@@ -231,6 +235,11 @@ test_scenario_bad(void **state)
 		    "ends a b\n[events]\n11 node a crash\n",
 		"[sim]\nreference z\n[node a]\n[node b]\n[link l]\n"
 		    "ends a b\n",
+		"[node a]\n[node b]\n[node c]\n[link l]\nends a b\n"
+		    "[link m]\nends b c\n[events]\n5 node a port m "
+		    "disable\n",			/* a not on m */
+		"[node a]\n[node b]\n[link l]\nends a b\n[events]\n"
+		    "5 node a port l off\n",
 		"[bogus]\n",
 		"[node a b]\n",
 		"[node a/b]\n",
