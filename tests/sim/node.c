@@ -237,8 +237,8 @@ node_cfg(struct sim_node *n)
 	if (buf_add(&b, "[global]\n", "clock_device virtual\n", "") != 0)
 		goto out;
 	for (i = 0; i < ns->nkv; i++)
-		if (ns->kv[i].port == NULL && buf_add(&b, ns->kv[i].key, " ",
-		    ns->kv[i].value) == 0 && buf_add(&b, "\n", "", "") != 0)
+		if (ns->kv[i].port == NULL && (buf_add(&b, ns->kv[i].key, " ",
+		    ns->kv[i].value) != 0 || buf_add(&b, "\n", "", "") != 0))
 			goto out;
 	for (p = 0; p < n->nports; p++) {
 		const char *ln = sc->links[n->ports[p].link].name;
