@@ -160,14 +160,11 @@ dispatch(struct sim *sim, struct sim_ev *ev)
 			sim_push(sim, ev, sim->next_sample);
 		return;
 	default:
-		log_tag(sim, &sim->nodes[m->node]);
 		break;
 	}
+	/* The pooled messages, each for one node. */
+	log_tag(sim, &sim->nodes[m->node]);
 	switch (ev->kind) {
-	case SE_TIMER:
-	case SE_ACTION:
-	case SE_SAMPLE:
-		break;
 	case SE_FRAME:
 		net_ev_frame(sim, m);
 		break;
@@ -187,6 +184,8 @@ dispatch(struct sim *sim, struct sim_ev *ev)
 		break;
 	case SE_LINK_EVENT:
 		node_ev_link_event(sim, m);
+		break;
+	default:
 		break;
 	}
 	node_after_event(&sim->nodes[m->node]);
