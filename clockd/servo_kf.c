@@ -56,8 +56,9 @@
 #define KF_RUN_MAX	10	/* that many of one sign: a change */
 #define KF_BIAS		1.5	/* |mean normalized innovation| beyond */
 #define KF_BIAS_AVG	8.0	/* samples in that mean */
-#define KF_LAG		16	/* samples: the lag that sees the wander */
+#define KF_LAG		64	/* samples: the lag that sees the wander */
 #define KF_HIST		(2 * KF_LAG + 1)
+#define KF_SE_K		0.5	/* q: the excess less 0.5 standard errors */
 #define KF_AVG_MAX	256.0	/* samples in the noise averages, at most */
 #define KF_PRIOR_N	4.0	/* samples the priors are worth */
 /* Priors: software time stamps on a busy host, hardware ones on a PHC. */
@@ -123,10 +124,20 @@ kf_destroy(struct servo *s)
 static void
 kf_noise(struct kf *k)
 {
-	double wl, r, q;
+	double wl, r, q, se;
 
-	/* 6 r + (2/3) q tau^3 at either lag: two equations, two unknowns. */
-	q = 1.5 * (k->vl - k->v1) / (pow(k->taul, 3.0) - pow(k->tau1, 3.0));
+	/*
+	 * 6 r + (2/3) q tau^3 at either lag: two equations, two unknowns.
+	 * The wander is the excess of the long lag over the short one, less
+	 * KF_SE_K standard errors of that difference (mean squares of n Gaussian
+	 * values: v sqrt(2 / n); the long lag's differences overlap, about
+	 * n / KF_LAG of them independent): where the noise hides it (software
+	 * time stamps) it is KF_Q_MIN, not the noise of its estimate.
+	 */
+	se = sqrt(2.0 * k->vl * k->vl / fmax(k->nl / KF_LAG, 1.0) +
+	    2.0 * k->v1 * k->v1 / k->n1);
+	q = 1.5 * (k->vl - k->v1 - KF_SE_K * se) /
+	    (pow(k->taul, 3.0) - pow(k->tau1, 3.0));
 	if (!(q >= KF_Q_MIN))
 		q = KF_Q_MIN;
 	wl = 2.0 / 3.0 * q * pow(k->tau1, 3.0);
@@ -270,28 +281,38 @@ kf_first(struct kf *k, int64_t z, uint64_t ts, enum servo_state *state)
 }
 
 /*
- * KF_RUN gated innovations in a row: a frequency step of delta gives
- * innovations on a line of slope delta over t, the time since the last
- * used sample (the prediction goes on without it), growing away from 0.
+ * KF_RUN or more gated innovations in a row: a frequency step of delta
+ * gives innovations on a line of slope delta over t, the time since the
+ * last used sample (the prediction goes on without it), growing away from
+ * 0 (the line is fitted: with software time stamps the noise is a good
+ * part of a 1 ppm step's innovation).
  * An offset jump gives a flat line, late time stamps anything (two late
  * Syncs in a row, one twice as late as the other, do happen: ptpsim's
  * model, seed 1048; three is what it takes).
  */
 static int
-kf_ramp(const double *nu, const double *t, double sd)
+kf_ramp(const double *nu, const double *t, int n, double sd, double *slope)
 {
-	double slope, want;
+	double mt = 0.0, mn = 0.0, stt = 0.0, stn = 0.0, want;
 	int i;
 
-	if (!(t[1] > t[0]))
+	for (i = 0; i < n; i++) {
+		mt += t[i] / n;
+		mn += nu[i] / n;
+	}
+	for (i = 0; i < n; i++) {
+		stt += (t[i] - mt) * (t[i] - mt);
+		stn += (t[i] - mt) * (nu[i] - mn);
+	}
+	if (!(stt > 0.0))
 		return 0;
-	slope = (nu[1] - nu[0]) / (t[1] - t[0]);
+	*slope = stn / stt;
 	/* growing away from the prediction, by more than the noise */
-	if (!(slope * nu[0] > 0.0 &&
-	    fabs(nu[KF_RUN - 1] - nu[0]) > 2.0 * sd))
+	if (!(*slope * mn > 0.0 &&
+	    fabs(*slope * (t[n - 1] - t[0])) > 2.0 * sd))
 		return 0;
-	for (i = 2; i < KF_RUN; i++) {
-		want = nu[i - 1] + slope * (t[i] - t[i - 1]);
+	for (i = 0; i < n; i++) {
+		want = mn + *slope * (t[i] - mt);
 		if (fabs(nu[i] - want) > 0.1 * fabs(want) + 3.0 * sd)
 			return 0;
 	}
@@ -338,7 +359,7 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
     enum servo_state *state)
 {
 	double dt = (double)(ts - k->last_ts) / SERVO_NSEC_PER_SEC;
-	double p00, p01, p11, q = k->q, r, s, nu, k0, k1, e;
+	double p00, p01, p11, q = k->q, r, s, nu, k0, k1, e, slope;
 	int sign, level;
 
 	/* Predict over dt with the correction that was in force. */
@@ -362,11 +383,11 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 		k->run_sign = sign;
 		k->run_nu[k->run - 1] = nu;
 		k->run_t[k->run - 1] = k->since;
-		if (k->run == KF_RUN && kf_ramp(k->run_nu, k->run_t,
-		    sqrt(s))) {
+		if (k->run >= KF_RUN && kf_ramp(k->run_nu, k->run_t, k->run,
+		    sqrt(s), &slope)) {
 			/* A frequency step: the innovations give it. */
 			k->run = 0;
-			k->d += (nu - k->run_nu[0]) / (k->since - k->run_t[0]);
+			k->d += slope;
 			k->since = 0.0;
 			kf_start(k, (double)z, p11 + 2.0 * r / (dt * dt),
 			    r / dt);

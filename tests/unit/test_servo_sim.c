@@ -497,6 +497,51 @@ test_noise_estimates(void **state)
 	    r.noise_rms, r.est_q);
 }
 
+/*
+ * kalman against pi over 40 seeds of each model: median lock time and
+ * median steady-state rms no worse, and no run that goes far astray:
+ * ptpsim's software model once had two late Syncs in a row read as a
+ * frequency ramp (seed 1048: the clock driven 500 us off); its worst run
+ * now follows 6 offsets 11 us off (a disturbed path delay, seed 1085).
+ */
+static void
+test_vs_pi(void **state)
+{
+	enum { N = 40 };
+	double lk[2][N], rm[2][N], worst = 0.0;
+	struct sim c = { .duration = 600.0 };
+	struct res r;
+	int m, i, j;
+
+	(void)state;
+	for (m = M_HW; m <= M_PTPSIM; m++) {
+		for (i = 0; i < 2; i++) {
+			c.type = i == 0 ? SERVO_PI : SERVO_KALMAN;
+			c.model = (enum model)m;
+			for (j = 0; j < N; j++) {
+				/* 1048 .. 1087: both runs named above */
+				c.seed = 1048 + (uint64_t)j;
+				run(&c, &r);
+				lk[i][j] = r.lock < 0.0 ? 1e9 : r.lock;
+				rm[i][j] = r.rms;
+				assert_int_equal(r.jumps, 1);
+				if (i == 1 && m == M_PTPSIM)
+					worst = fmax(worst, r.max);
+			}
+			qsort(lk[i], N, sizeof(double), cmp_d);
+			qsort(rm[i], N, sizeof(double), cmp_d);
+		}
+		print_message("%s: lock median pi %.0f s, kalman %.0f s; rms "
+		    "median pi %.1f ns, kalman %.1f ns\n", model_name(m),
+		    lk[0][N / 2], lk[1][N / 2], rm[0][N / 2], rm[1][N / 2]);
+		assert_true(lk[1][N / 2] <= lk[0][N / 2]);
+		assert_true(rm[1][N / 2] <= rm[0][N / 2]);
+	}
+	print_message("sw-ptpsim: worst max |offset| of kalman %.0f ns\n",
+	    worst);
+	assert_true(worst < 15000.0);
+}
+
 /* SERVO_SIM_SWEEP=N: lock time and rms over seeds 1..N, per model and
  * servo (median and worst), for the report. */
 static void
@@ -522,6 +567,10 @@ sweep(int nseeds)
 				c.model = (enum model)m;
 				c.type = types[i];
 				c.seed = 1000 + (uint64_t)j;
+				c.kalman_r = getenv("KF_R") ?
+				    atof(getenv("KF_R")) : 0.0;
+				c.kalman_q = getenv("KF_Q") ?
+				    atof(getenv("KF_Q")) : 0.0;
 				run(&c, &r);
 				lk[j] = r.lock < 0 ? 1e9 : r.lock;
 				rm[j] = r.rms;
@@ -560,6 +609,7 @@ main(void)
 		cmocka_unit_test(test_acquire_sw),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_noise_estimates),
+		cmocka_unit_test(test_vs_pi),
 	};
 
 	if (getenv("SERVO_SIM_SWEEP") != NULL) {
