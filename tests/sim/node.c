@@ -328,6 +328,7 @@ node_init(struct sim *sim, struct sim_node *n, unsigned index)
 		    SIM_TS_SW : SIM_TS_HW;
 	}
 	sim_ts_model_default(&n->ts, (enum sim_ts_kind)kind);
+	scenario_ts_apply(n->spec, &n->ts);
 	return 0;
 }
 

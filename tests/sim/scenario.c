@@ -8,7 +8,10 @@
  *                  [global] section); "@LINK key value" for its port on
  *                  LINK; sim_offset (ns), sim_freq (ppb), sim_wander
  *                  (ppb/sqrt(s)), sim_ts (hardware|software, else
- *                  time_stamping picks the time-stamp model)
+ *                  time_stamping picks the time-stamp model), sim_ts_jitter,
+ *                  _tx_jitter, _quant, _latency, _fast_p, _fast_min,
+ *                  _fast_max, _tail_p, _tail_min, _tail_max (ns or a
+ *                  probability: that field of the model, model.h)
  *   [link NAME]    ends NODE NODE..., delay (ns, one way), pdv (ns, std
  *                  dev of the extra delay), asymmetry (ns), loss (0..1)
  *   [events]       "T link L down|up", "T link L set delay|pdv|asymmetry|
@@ -276,6 +279,63 @@ sim_line(struct parser *p, const char *key, char *v)
 	return perr(p, "[sim]: unknown key '%s'", key);
 }
 
+/*
+ * sim_ts_FIELD: one field of the node's time-stamp model (model.h), set
+ * after the defaults of its kind, to vary the noise (servo comparisons).
+ */
+struct ts_field {
+	const char	*key;
+	size_t		 off;
+	int		 is_int;
+	double		 lo, hi;
+};
+
+#define TSF(k, f, i, lo, hi) \
+	{ "sim_ts_" k, offsetof(struct sim_ts_model, f), i, lo, hi }
+static const struct ts_field ts_fields[] = {
+	TSF("jitter", jitter_ns, 0, 0, 1e9),
+	TSF("tx_jitter", tx_jitter_ns, 0, 0, 1e9),
+	TSF("quant", quant_ns, 1, 1, 1e6),
+	TSF("latency", latency_ns, 0, 0, 1e9),
+	TSF("fast_p", fast_p, 0, 0, 1),
+	TSF("fast_min", fast_min_ns, 0, 0, 1e9),
+	TSF("fast_max", fast_max_ns, 0, 0, 1e9),
+	TSF("tail_p", tail_p, 0, 0, 1),
+	TSF("tail_min", tail_min_ns, 0, 0, 1e9),
+	TSF("tail_max", tail_max_ns, 0, 0, 1e9),
+};
+#undef TSF
+
+static const struct ts_field *
+ts_field(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ts_fields) / sizeof(ts_fields[0]); i++)
+		if (strcmp(ts_fields[i].key, key) == 0)
+			return &ts_fields[i];
+	return NULL;
+}
+
+void
+scenario_ts_apply(const struct sim_node_spec *ns, struct sim_ts_model *m)
+{
+	unsigned i;
+
+	for (i = 0; i < ns->nts_set; i++) {
+		const struct ts_field *f = ts_field(ns->ts_set[i].key);
+		char *at;
+
+		if (f == NULL)		/* only known keys are stored */
+			continue;
+		at = (char *)m + f->off;
+		if (f->is_int)
+			*(int64_t *)(void *)at = llround(ns->ts_set[i].value);
+		else
+			*(double *)(void *)at = ns->ts_set[i].value;
+	}
+}
+
 static int
 node_line(struct parser *p, char *key, char *v)
 {
@@ -310,6 +370,20 @@ node_line(struct parser *p, char *key, char *v)
 		else
 			return perr(p, "sim_ts: hardware or software, not "
 			    "'%s'", v);
+		return 0;
+	}
+	if (strncmp(key, "sim_ts_", 7) == 0) {
+		const struct ts_field *f = ts_field(key);
+		double d;
+
+		if (f == NULL)
+			return perr(p, "unknown simulator key '%s'", key);
+		if (parse_double(p, key, v, f->lo, f->hi, &d) != 0)
+			return -1;
+		if (ns->nts_set == sizeof(ns->ts_set) / sizeof(ns->ts_set[0]))
+			return perr(p, "too many sim_ts_* keys");
+		ns->ts_set[ns->nts_set].key = f->key;
+		ns->ts_set[ns->nts_set++].value = d;
 		return 0;
 	}
 	if (strncmp(key, "sim_", 4) == 0)

@@ -102,6 +102,12 @@ struct sim_node_spec {
 	double			 freq_ppb;	/* sim_freq */
 	double			 wander;	/* sim_wander */
 	int			 ts_kind;	/* enum sim_ts_kind */
+	/* sim_ts_* overrides of the time-stamp model's fields */
+	struct sim_ts_override {
+		const char	*key;
+		double		 value;
+	}			 ts_set[16];
+	unsigned		 nts_set;
 	unsigned		 line;
 };
 
@@ -155,6 +161,9 @@ int	scenario_load(struct sim_scenario *s, const char *path);
 void	scenario_free(struct sim_scenario *s);
 int	scenario_node_index(const struct sim_scenario *s, const char *name);
 int	scenario_link_index(const struct sim_scenario *s, const char *name);
+/* Applies a node's sim_ts_* keys to its time-stamp model. */
+void	scenario_ts_apply(const struct sim_node_spec *ns,
+	    struct sim_ts_model *m);
 
 /* ---- node.c: one engine, its env and its netd ---- */
 

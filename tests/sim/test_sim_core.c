@@ -132,6 +132,9 @@ static const char good[] =
     "sim_offset -1500000000\n"
     "sim_freq 80000\n"
     "sim_ts software\n"
+    "sim_ts_jitter 250.5\n"
+    "sim_ts_quant 8\n"
+    "sim_ts_tail_p 0\n"
     "[link l1]\n"
     "ends gm s1\n"
     "delay 500\n"
@@ -175,6 +178,18 @@ test_scenario_good(void **state)
 	assert_int_equal(s.nodes[1].offset_ns, -1500000000LL);
 	assert_true(s.nodes[1].freq_ppb == 80000.0);
 	assert_int_equal(s.nodes[1].ts_kind, SIM_TS_SW);
+	{
+		struct sim_ts_model m;
+
+		memset(&m, 0, sizeof(m));
+		m.tail_p = 0.5;
+		m.jitter_ns = 1.0;
+		scenario_ts_apply(&s.nodes[1], &m);
+		assert_true(m.jitter_ns == 250.5);
+		assert_int_equal(m.quant_ns, 8);
+		assert_true(m.tail_p == 0.0);
+		assert_true(m.latency_ns == 0.0);	/* not set: kept */
+	}
 	assert_int_equal(s.links[0].ends[0], 0);
 	assert_int_equal(s.links[0].ends[1], 1);
 	assert_int_equal(s.links[1].ends[0], 1);
@@ -219,6 +234,9 @@ test_scenario_bad(void **state)
 		"[node a]\n[node b]\n",			/* on no link */
 		"[node a]\nsim_bogus 1\n[node b]\n[link l]\nends a b\n",
 		"[node a]\nsim_ts fast\n",
+		"[node a]\nsim_ts_bogus 1\n[node b]\n[link l]\nends a b\n",
+		"[node a]\nsim_ts_tail_p 2\n[node b]\n[link l]\nends a b\n",
+		"[node a]\nsim_ts_quant 0\n[node b]\n[link l]\nends a b\n",
 		"[node a]\n@l9 logSyncInterval 0\n[node b]\n[link l]\n"
 		    "ends a b\n",			/* not on l9 */
 		"[node a]\nclockClass\n",		/* no value */
