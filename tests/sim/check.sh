@@ -37,6 +37,10 @@ fi
 # grandmaster's offset is its reference's, set by the scenario).
 # scenario	node	rms	max	lock	steps	after	refus	unlck	states
 BOUNDS="
+bigoffset_hw	gm	1	2	2	0	0	0	2	2
+bigoffset_hw	s1	5	13	15	1	0	0	2	3
+bigoffset_sw	gm	1	2	2	0	0	0	2	2
+bigoffset_sw	s1	177	319	15	1	0	0	2	3
 chain10_hw	gm	-	-	-	0	0	0	-	2
 chain10_hw	bc1	5	14	16	1	0	0	2	5
 chain10_hw	bc2	7	21	30	1	0	0	2	5
@@ -79,6 +83,10 @@ failover3_sw	gm2	-	-	-	0	0	0	-	4
 failover3_sw	gm3	-	-	-	0	0	0	-	7
 failover3_sw	s1	435	3770	562	1	0	0	22	11
 failover3_sw	s2	421	1629	503	1	0	0	29	11
+fastsync_hw	gm	1	2	2	0	0	0	2	2
+fastsync_hw	s1	146	268	12	1	0	0	2	3
+fastsync_sw	gm	1	2	2	0	0	0	2	2
+fastsync_sw	s1	288	5570	471	1	0	0	2	3
 freq500_hw	gm	1	2	2	0	0	0	2	2
 freq500_hw	s1	5	14	15	1	0	0	2	3
 freq500_sw	gm	1	2	2	0	0	0	2	2
@@ -87,6 +95,10 @@ linkflap_hw	gm	1	2	2	0	0	0	2	8
 linkflap_hw	s1	20	146	15	1	0	0	2	11
 linkflap_sw	gm	1	2	2	0	0	0	2	8
 linkflap_sw	s1	1291	10283	17	1	0	0	82	11
+mismatch_hw	gm	1	2	2	0	0	0	2	2
+mismatch_hw	s1	-	-	-	0	0	0	-	2
+mismatch_sw	gm	1	2	2	0	0	0	2	2
+mismatch_sw	s1	-	-	-	0	0	0	-	2
 pair_e2e_hw	gm	-	-	-	0	0	0	-	2
 pair_e2e_hw	s1	5	14	15	1	0	0	2	3
 pair_e2e_sw	gm	-	-	-	0	0	0	-	2
@@ -113,6 +125,10 @@ slaveonly_sw	gm1	116	117	2	0	0	0	2	2
 slaveonly_sw	gm2	1	2	2	0	0	0	2	2
 slaveonly_sw	s1	308	1081	23	1	0	0	2	6
 slaveonly_sw	s2	393	1148	40	1	0	0	2	6
+wander_hw	gm	1	2	2	0	0	0	2	2
+wander_hw	s1	9	27	17	1	0	0	2	3
+wander_sw	gm	1	2	2	0	0	0	2	2
+wander_sw	s1	680	10043	1639	1	0	0	2	3
 "
 
 # summary FILE NODE FIELD: the value of FIELD= on NODE's SUMMARY line.
@@ -282,6 +298,19 @@ for m in hw sw; do
 	if run_scenario restart_$m; then
 		expect_ports restart_$m 620 s1 -
 		reselect restart_$m s1 1100 630 gm 4.5
+	fi
+	# P2P master, E2E slave: no path delay, so no sync, and the slave
+	# leaves its clock alone (netd's frequency adjustment stays 0).
+	if run_scenario mismatch_$m; then
+		never_ports mismatch_$m s1 SM 0
+		expect_ports mismatch_$m 299 s1 U
+		bad=$(awk '$2 == "s1" && $5 + 0 != 0 { print $1; exit }' \
+		    "$tmp/mismatch_$m.trace")
+		if [ -z "$bad" ]; then
+			pass "mismatch_$m: s1's clock never adjusted"
+		else
+			fail "mismatch_$m: s1's frequency adjusted at $bad s"
+		fi
 	fi
 	# The chain: time error grows along it.
 	if run_scenario chain10_$m; then
