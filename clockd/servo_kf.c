@@ -104,6 +104,7 @@ struct kf {
 	double run_nu[KF_RUN_MAX];	/* the run's innovations, ns */
 	double run_t[KF_RUN_MAX];	/* s from the last used sample */
 	double since;		/* s from the last used sample to this one */
+	double last_nu;		/* the last used innovation, ns */
 	double bias;		/* mean normalized innovation */
 	uint64_t gated;
 };
@@ -249,6 +250,7 @@ kf_start(struct kf *k, double z, double pdd, double pzd)
 	k->run = 0;
 	k->since = 0.0;
 	k->bias = 0.0;
+	k->last_nu = 0.0;
 	k->phase = KF_RUN_;
 }
 
@@ -428,20 +430,29 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 		k->run = 0;
 	}
 
-	/* A bias of the innovations: the drift moved under the gate.  The
-	 * frequency is opened up to this innovation taken as a frequency
-	 * change since the last sample (so that the update can take it). */
+	/* A bias of the innovations: something moved under the gate.  If
+	 * this innovation differs from the last one as much as it is large,
+	 * it is taken as a frequency change since the last sample (the
+	 * covariance opened so that the update takes it: a 1 ppm step seen
+	 * at once with hw stamps); if the last were alike, as an offset
+	 * jump (the phase opened: a new master's time under the gate with
+	 * sw stamps, which read as a frequency would overshoot). */
 	e = nu / sqrt(s);
 	k->bias += (e - k->bias) / KF_BIAS_AVG;
 	if (fabs(k->bias) > KF_BIAS) {
 		double w = (nu / dt) * (nu / dt);
 
-		p11 += w;
-		p01 += dt * w;
-		p00 += dt * dt * w;
+		if (fabs(nu - k->last_nu) > 0.5 * fabs(nu)) {
+			p11 += w;
+			p01 += dt * w;
+			p00 += dt * dt * w;
+		} else {
+			p00 += nu * nu;
+		}
 		s = p00 + r;
 		k->bias = 0.0;
 	}
+	k->last_nu = nu;
 
 	k0 = p00 / s;
 	k1 = p01 / s;
