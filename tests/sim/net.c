@@ -90,7 +90,8 @@ net_send(struct sim_node *n, unsigned port, int event, int dest,
 		if (l->up)
 			m->ts = sim_ts_stamp(&n->ts, &n->rng_ts,
 			    node_clock_now(n), 0);
-		push(sim, m, sim->now + (n->ts.kind == SIM_TS_HW ?
+		push(sim, m, sim->now + (n->spec->txts_ns >= 0 ?
+		    n->spec->txts_ns : n->ts.kind == SIM_TS_HW ?
 		    NET_TXTS_HW_NS : NET_TXTS_SW_NS));
 	}
 	if (!l->up)

@@ -50,6 +50,7 @@ act_name(const struct sim_action *a)
 	case SA_NODE_CRASH:	return "crash";
 	case SA_NODE_RESTART:	return "restart";
 	case SA_NODE_FREQ_STEP:	return "freq_step";
+	case SA_NODE_CLOCK_STEP:	return "clock_step";
 	case SA_NODE_SET:	return "set";
 	case SA_NODE_PORT:	return "port";
 	}
@@ -115,6 +116,9 @@ run_action(struct sim *sim, struct sim_action *a)
 	case SA_NODE_FREQ_STEP:
 		sim_clock_freq_step(&n->clock, sim_true_ns(sim), a->value);
 		return;
+	case SA_NODE_CLOCK_STEP:
+		sim_clock_step(&n->clock, sim_true_ns(sim), a->step_ns);
+		return;
 	case SA_NODE_SET:
 		if (n->c == NULL)
 			rc = -1;
@@ -152,6 +156,14 @@ dispatch(struct sim *sim, struct sim_ev *ev)
 		return;
 	case SE_ACTION:
 		run_action(sim, (struct sim_action *)ev);
+		return;
+	case SE_START:
+		n = (struct sim_node *)((char *)ev -
+		    offsetof(struct sim_node, start_ev));
+		log_tag(sim, n);
+		if (node_start(n) != 0)
+			fatalx("ptpsim: node %s: cannot start", n->spec->name);
+		node_after_event(n);
 		return;
 	case SE_SAMPLE:
 		report_sample(sim);
@@ -233,9 +245,18 @@ sim_setup(struct sim *sim)
 	sim->sample_ev.idx = -1;
 	sim->next_sample = 0;
 	sim_push(sim, &sim->sample_ev, 0);
-	for (i = 0; i < sc->nnodes; i++)
-		if (node_start(&sim->nodes[i]) != 0)
-			return -1;
+	for (i = 0; i < sc->nnodes; i++) {
+		struct sim_node *n = &sim->nodes[i];
+
+		if (n->spec->start_ns == 0) {
+			if (node_start(n) != 0)
+				return -1;
+			continue;
+		}
+		n->start_ev.kind = SE_START;
+		n->start_ev.idx = -1;
+		sim_push(sim, &n->start_ev, n->spec->start_ns);
+	}
 	return 0;
 }
 
@@ -250,7 +271,7 @@ sim_teardown(struct sim *sim)
 		node_crash(&sim->nodes[i]);
 	while ((ev = evq_pop(&sim->q)) != NULL)
 		if (ev->kind != SE_ACTION && ev->kind != SE_SAMPLE &&
-		    ev->kind != SE_TIMER)
+		    ev->kind != SE_TIMER && ev->kind != SE_START)
 			sim_msg_put(sim, (struct sim_msg *)ev);
 	for (i = 0; i < sim->nnodes; i++)
 		node_fini(&sim->nodes[i]);

@@ -7,7 +7,9 @@
  *   [node NAME]    ptp4l.conf keys for the node's clockd and netd (its
  *                  [global] section); "@LINK key value" for its port on
  *                  LINK; sim_offset (ns), sim_freq (ppb), sim_wander
- *                  (ppb/sqrt(s)), sim_ts (hardware|software, else
+ *                  (ppb/sqrt(s)), sim_start (s: its clockd starts then,
+ *                  not at 0), sim_txts_latency (ns from a send to its TX
+ *                  time stamp reaching clockd), sim_ts (hardware|software, else
  *                  time_stamping picks the time-stamp model), sim_ts_jitter,
  *                  _tx_jitter, _quant, _latency, _fast_p, _fast_min,
  *                  _fast_max, _tail_p, _tail_min, _tail_max (ns or a
@@ -16,7 +18,8 @@
  *                  dev of the extra delay), asymmetry (ns), loss (0..1)
  *   [events]       "T link L down|up", "T link L set delay|pdv|asymmetry|
  *                  loss V", "T node N crash|restart", "T node N freq_step
- *                  PPB", "T node N set clockClass|priority1|priority2 V",
+ *                  PPB", "T node N clock_step NS" (the clock jumps, not by
+ *                  netd), "T node N set clockClass|priority1|priority2 V",
  *                  "T node N port LINK enable|disable" (T in s of
  *                  simulated time)
  *
@@ -214,6 +217,7 @@ sect_header(struct parser *p, char *l)
 		memset(ns, 0, sizeof(*ns));
 		snprintf(ns->name, sizeof(ns->name), "%s", name);
 		ns->ts_kind = -1;
+		ns->txts_ns = -1;
 		ns->line = p->line;
 		p->cur = (int)s->nnodes++;
 		p->sect = S_NODE;
@@ -359,7 +363,11 @@ node_line(struct parser *p, char *key, char *v)
 		return 0;
 	}
 	if (strcmp(key, "sim_freq") == 0)
-		return parse_double(p, key, v, -1e7, 1e7, &ns->freq_ppb);
+		return parse_double(p, key, v, -1e8, 1e8, &ns->freq_ppb);
+	if (strcmp(key, "sim_start") == 0)
+		return parse_secs(p, key, v, &ns->start_ns);
+	if (strcmp(key, "sim_txts_latency") == 0)
+		return parse_i64(p, key, v, 0, SIM_NSEC, &ns->txts_ns);
 	if (strcmp(key, "sim_wander") == 0)
 		return parse_double(p, key, v, 0.0, 1e6, &ns->wander);
 	if (strcmp(key, "sim_ts") == 0) {
@@ -505,9 +513,19 @@ event_line(struct parser *p, char *key, char *v)
 			if (k == NULL || val != NULL)
 				return perr(p, "node freq_step PPB");
 			a->kind = SA_NODE_FREQ_STEP;
-			if (parse_double(p, verb, k, -1e7, 1e7,
+			if (parse_double(p, verb, k, -1e8, 1e8,
 			    &a->value) != 0)
 				return -1;
+		} else if (strcmp(verb, "clock_step") == 0) {
+			int64_t ns;
+
+			if (k == NULL || val != NULL)
+				return perr(p, "node clock_step NS");
+			a->kind = SA_NODE_CLOCK_STEP;
+			if (parse_i64(p, verb, k, -(INT64_C(1) << 61),
+			    INT64_C(1) << 61, &ns) != 0)
+				return -1;
+			a->step_ns = ns;
 		} else if (strcmp(verb, "set") == 0) {
 			if (k == NULL || val == NULL)
 				return perr(p, "node set KEY VALUE");
@@ -538,8 +556,8 @@ event_line(struct parser *p, char *key, char *v)
 				return perr(p, "node port: enable or disable, "
 				    "not '%s'", val);
 		} else {
-			return perr(p, "node: crash, restart, freq_step, set "
-			    "or port, not '%s'", verb);
+			return perr(p, "node: crash, restart, freq_step, "
+			    "clock_step, set or port, not '%s'", verb);
 		}
 	} else {
 		return perr(p, "'%s': link or node", what);
@@ -600,6 +618,9 @@ resolve(struct parser *p)
 				if (s->links[j].ends[k] == i)
 					nports++;
 		p->line = ns->line;
+		if (ns->start_ns > s->duration_ns)
+			return perr(p, "node %s: sim_start after the end",
+			    ns->name);
 		if (nports == 0)
 			return perr(p, "node %s is on no link", ns->name);
 		if (nports > SIM_MAX_PORTS)

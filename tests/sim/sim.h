@@ -62,6 +62,7 @@ enum sim_ev_kind {
 	SE_LINK_EVENT,	/* a LinkEvent reaches the engine */
 	SE_ACTION,	/* a scenario action ([events]) */
 	SE_SAMPLE,	/* record every node */
+	SE_START,	/* a node's clockd starts late (sim_start) */
 };
 
 struct sim_ev {
@@ -102,6 +103,8 @@ struct sim_node_spec {
 	double			 freq_ppb;	/* sim_freq */
 	double			 wander;	/* sim_wander */
 	int			 ts_kind;	/* enum sim_ts_kind */
+	int64_t			 start_ns;	/* sim_start: clockd starts */
+	int64_t			 txts_ns;	/* sim_txts_latency, -1: default */
 	/* sim_ts_* overrides of the time-stamp model's fields */
 	struct sim_ts_override {
 		const char	*key;
@@ -126,6 +129,7 @@ enum sim_act_kind {
 	SA_NODE_CRASH,
 	SA_NODE_RESTART,
 	SA_NODE_FREQ_STEP,
+	SA_NODE_CLOCK_STEP,	/* the clock stepped behind netd's back */
 	SA_NODE_SET,	/* clockClass, priority1, priority2 */
 	SA_NODE_PORT,	/* port LINK enable|disable (value 1|0) */
 };
@@ -137,6 +141,7 @@ struct sim_action {
 	unsigned		 target;	/* node or link index */
 	char			 key[SIM_NAME_MAX];
 	double			 value;
+	int64_t			 step_ns;	/* SA_NODE_CLOCK_STEP */
 	unsigned		 line;
 };
 
@@ -202,6 +207,7 @@ struct sim_node {
 	unsigned		 nports;
 	uint8_t			 clock_id[8];
 	struct env		 env;	/* ops and ctx (this node) */
+	struct sim_ev		 start_ev;	/* SE_START */
 
 	/* the engine: NULL while crashed */
 	struct clockd		*c;

@@ -135,6 +135,8 @@ static const char good[] =
     "sim_ts_jitter 250.5\n"
     "sim_ts_quant 8\n"
     "sim_ts_tail_p 0\n"
+    "sim_start 30\n"
+    "sim_txts_latency 5000000\n"
     "[link l1]\n"
     "ends gm s1\n"
     "delay 500\n"
@@ -150,7 +152,8 @@ static const char good[] =
     "60 node s1 restart\n"
     "70 node gm set clockClass 248\n"
     "80 node gm freq_step -1000.5\n"
-    "90 node gm port l2 disable\n";
+    "90 node gm port l2 disable\n"
+    "95 node s1 clock_step -100000000000\n";
 
 static void
 test_scenario_good(void **state)
@@ -198,7 +201,11 @@ test_scenario_good(void **state)
 	assert_int_equal(s.links[0].model.asym_ns, -40);
 	assert_true(s.links[0].model.loss == 0.01);
 	/* Events sorted by time, file order among equal times. */
-	assert_int_equal(s.nacts, 7);
+	assert_int_equal(s.nacts, 8);
+	assert_int_equal(s.nodes[1].start_ns, 30 * SIM_NSEC);
+	assert_int_equal(s.nodes[1].txts_ns, 5000000);
+	assert_int_equal(s.nodes[0].start_ns, 0);
+	assert_int_equal(s.nodes[0].txts_ns, -1);
 	assert_int_equal(s.acts[0].kind, SA_LINK_DOWN);
 	assert_int_equal(s.acts[1].kind, SA_LINK_SET);
 	assert_string_equal(s.acts[1].key, "delay");
@@ -215,6 +222,8 @@ test_scenario_good(void **state)
 	assert_int_equal(s.acts[6].kind, SA_NODE_PORT);
 	assert_string_equal(s.acts[6].key, "l2");
 	assert_true(s.acts[6].value == 0.0);
+	assert_int_equal(s.acts[7].kind, SA_NODE_CLOCK_STEP);
+	assert_int_equal(s.acts[7].step_ns, -100000000000LL);
 	scenario_free(&s);
 }
 
@@ -258,6 +267,10 @@ test_scenario_bad(void **state)
 		    "disable\n",			/* a not on m */
 		"[node a]\n[node b]\n[link l]\nends a b\n[events]\n"
 		    "5 node a port l off\n",
+		"[sim]\nduration 10\n[node a]\nsim_start 11\n[node b]\n"
+		    "[link l]\nends a b\n",
+		"[node a]\n[node b]\n[link l]\nends a b\n[events]\n"
+		    "5 node a clock_step 1.5\n",
 		"[bogus]\n",
 		"[node a b]\n",
 		"[node a/b]\n",
