@@ -11,8 +11,10 @@
  *
  * Files: ptpsim.c (command line, the run loop, scenario actions),
  * evq.c (the event queue), scenario.c (the scenario file), node.c (a
- * node's engine, its env and its netd), net.c (links and frames),
- * report.c (samples, trace and summary).
+ * node's engine, its env, its netd's PortList and LinkEvents), netd_sim.c
+ * (netd's clock requests and bounds), net.c (links, frames and time
+ * stamps), report.c (samples, trace and summary); model.[ch] (clocks,
+ * time stamps, links) and test_sim_core.c (evq.c, scenario.c).
  *
  * Determinism: one queue ordered by (time, insertion sequence), one
  * seeded RNG stream per node and per link, srandom(seed) for the engine's
