@@ -37,13 +37,15 @@
  *  - A slower change (a frequency step below the gate) shows up as a mean
  *    of the normalized innovations away from 0; past KF_BIAS the frequency
  *    variance is widened so the filter follows it.
- *  - servo_reset() (new master) keeps d and starts the phase again from
- *    the next sample; time going back (a step under us) does the same.
+ *  - servo_reset() (new master) keeps d, holds it for KF_RESUME_N
+ *    samples and starts the phase again from their median; time going
+ *    back (a step under us) does the same.
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "servo_private.h"
 
@@ -54,6 +56,7 @@
 				   step */
 #define KF_LEVEL	6	/* that many at one level: an offset jump */
 #define KF_RUN_MAX	10	/* that many of one sign: a change */
+#define KF_RESUME_N	3	/* samples after a reset: one may be late */
 #define KF_BIAS		1.5	/* |mean normalized innovation| beyond */
 #define KF_BIAS_AVG	8.0	/* samples in that mean */
 #define KF_LAG		64	/* samples: the lag that sees the wander */
@@ -73,6 +76,8 @@
 enum kf_phase {
 	KF_EMPTY,	/* no sample since start or reset */
 	KF_ONE,		/* one sample: the frequency comes with the next */
+	KF_RESUME,	/* after a reset: KF_RESUME_N samples at the known
+			   frequency, then their median is the phase */
 	KF_RUN_,	/* filtering */
 };
 
@@ -83,6 +88,8 @@ struct kf {
 	double theta, d;	/* the estimate after the last sample */
 	double p00, p01, p11;	/* its covariance, ns^2, ns ppb, ppb^2 */
 	int64_t z0;		/* sample 1 */
+	double rz[KF_RESUME_N];	/* the samples after a reset */
+	int nrz;
 	uint64_t t0;
 	uint64_t last_ts;	/* local time of the last sample */
 	int have_d;		/* d was measured (kept over a reset) */
@@ -467,6 +474,48 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 	return kf_control(k);
 }
 
+static int
+kf_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * After a reset the frequency is held at the drift, so the offsets stay
+ * where they are; the median of KF_RESUME_N of them starts the phase (the
+ * first offset alone would let a late Sync move the clock by tens of us).
+ * A step only if step_threshold asks for it, by this offset, as always.
+ */
+static double
+kf_resume(struct kf *k, int64_t z, uint64_t ts, enum servo_state *state)
+{
+	double dt = (double)(ts - k->last_ts) / SERVO_NSEC_PER_SEC;
+	double v[KF_RESUME_N], med;
+
+	k->acc += k->c * dt;
+	k->last_ts = ts;
+	k->rz[k->nrz++] = (double)z;
+	*state = SERVO_LOCKED;
+	if (k->nrz < KF_RESUME_N)
+		return k->c;
+	memcpy(v, k->rz, sizeof(v));
+	qsort(v, KF_RESUME_N, sizeof(v[0]), kf_cmp);
+	med = v[KF_RESUME_N / 2];
+	kf_start(k, med, k->p11 + k->q * KF_RESUME_N * k->interval, 0.0);
+	kf_hist_clear(k);
+	kf_hist_add(k, z, ts);
+	if (servo_step_wanted(&k->base, fabs(med))) {
+		k->theta = med - (double)z;
+		k->acc += (double)z;
+		k->last_ts -= (uint64_t)z;
+		kf_hist_clear(k);
+		*state = SERVO_JUMP;
+	}
+	return kf_control(k);
+}
+
 static double
 kf_sample(struct servo *s, int64_t offset, uint64_t local_ts, double weight,
     enum servo_state *state)
@@ -486,27 +535,22 @@ kf_sample(struct servo *s, int64_t offset, uint64_t local_ts, double weight,
 		kf_hist_clear(k);
 		kf_hist_add(k, offset, local_ts);
 		if (k->have_d && !s->first_update) {
-			/* After a reset: the drift is known, go on at once
-			 * from this offset (a step only if step_threshold
-			 * says so). */
-			kf_start(k, (double)offset, k->p11 + k->q *
-			    k->interval, 0.0);
-			if (servo_step_wanted(s, fabs((double)offset))) {
-				k->theta = 0.0;
-				k->acc += (double)offset;
-				k->last_ts -= (uint64_t)offset;
-				kf_hist_clear(k);
-				*state = SERVO_JUMP;
-			} else {
-				*state = SERVO_LOCKED;
-			}
-			return kf_control(k);
+			/* After a reset (new master): the drift is known;
+			 * hold it while KF_RESUME_N offsets come in. */
+			k->c = servo_clamp(s, k->d);
+			k->rz[0] = (double)offset;
+			k->nrz = 1;
+			k->phase = KF_RESUME;
+			*state = SERVO_LOCKED;
+			return k->c;
 		}
 		k->phase = KF_ONE;
 		*state = SERVO_UNLOCKED;
 		return k->c;
 	case KF_ONE:
 		return kf_first(k, offset, local_ts, state);
+	case KF_RESUME:
+		return kf_resume(k, offset, local_ts, state);
 	default:
 		break;
 	}

@@ -1,5 +1,6 @@
 /*
- * test_servo.c - the PI and linreg servos, alone and on a simulated clock.
+ * test_servo.c - the PI, linreg and kalman servos, alone and on a simulated
+ * clock (kalman's figures against the others: test_servo_sim.c).
  *
  * The simulation runs the whole numeric path of a slave as ptp4l does it:
  * E2E exchanges with noisy software time stamps (delay.c), the moving
@@ -778,6 +779,104 @@ test_pi_hostile_offsets(void **state)
 	servo_destroy(s);
 }
 
+/* kalman: sample 1 UNLOCKED, sample 2 gives the frequency and the step,
+ * then LOCKED with the offset taken out over the next interval. */
+static void
+test_kalman_sequence(void **state)
+{
+	struct servo *s = make(SERVO_KALMAN, 0, NULL);
+	enum servo_state st;
+	double f, r, q;
+
+	(void)state;
+	assert_string_equal(servo_type_name(SERVO_KALMAN), "kalman");
+	f = servo_sample(s, 1500000000, (uint64_t)T0, 1.0, &st);
+	assert_int_equal(st, SERVO_UNLOCKED);
+	assert_true(f == 0.0);
+	f = servo_sample(s, 1500080000, (uint64_t)T0 + NS, 1.0, &st);
+	assert_int_equal(st, SERVO_JUMP);
+	assert_float_equal(f, -80000.0, 1e-6);
+	/* stepped by -1500080000: local time moved with it */
+	f = servo_sample(s, 0, (uint64_t)T0 + 2 * NS - 1500080000, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	assert_float_equal(f, -80000.0, 1e-6);
+	/* +100 ns: most of it is believed (the filter is young) and taken
+	 * out over the next second */
+	f = servo_sample(s, 100, (uint64_t)T0 + 3 * NS - 1500080000, 1.0, &st);
+	assert_true(f < -80050.0 && f > -80200.0);
+	servo_kalman_noise(s, &r, &q);
+	assert_true(r > 0.0 && q > 0.0);
+	servo_destroy(s);
+	s = make(SERVO_PI, 0, NULL);
+	servo_kalman_noise(s, &r, &q);
+	assert_true(r == 0.0 && q == 0.0);
+	servo_destroy(s);
+}
+
+/*
+ * kalman after servo_reset() (new master): the frequency is kept and held
+ * for 3 samples, whose median starts the phase: a late Sync (60 us) first
+ * after the reset does not move the clock.  Before, the first offset
+ * alone set the phase, and the frequency returned was 60 ppm off.
+ */
+static void
+test_kalman_reset(void **state)
+{
+	struct servo *s = make(SERVO_KALMAN, 1, NULL);
+	enum servo_state st;
+	uint64_t t = (uint64_t)T0;
+	double f = 0.0, locked;
+	int k;
+
+	(void)state;
+	servo_sample(s, 1000, t, 1.0, &st);
+	f = servo_sample(s, 6000, t += NS, 1.0, &st);
+	/* 6000 ns < 20 us: no step; drifting +5 ppm, found */
+	assert_int_equal(st, SERVO_LOCKED);
+	assert_true(f < -5000.0);
+	/* then the clock follows: offsets 0 */
+	for (k = 0; k < 30; k++)
+		f = servo_sample(s, 0, t += NS, 1.0, &st);
+	assert_float_equal(f, -5000.0, 1000.0);
+	locked = f;
+	servo_reset(s);
+	f = servo_sample(s, 60000, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	assert_float_equal(f, locked, 100.0);
+	f = servo_sample(s, 200, t += NS, 1.0, &st);
+	assert_float_equal(f, locked, 100.0);
+	f = servo_sample(s, 300, t += NS, 1.0, &st);
+	assert_int_equal(st, SERVO_LOCKED);
+	/* the median, 300 ns, taken out over the next second */
+	assert_true(fabs(f - locked) < 1000.0);
+	servo_destroy(s);
+}
+
+/* kalman on offsets beyond int64 differences and time going back. */
+static void
+test_kalman_hostile(void **state)
+{
+	struct servo *s = make(SERVO_KALMAN, 0, NULL);
+	enum servo_state st;
+	double f;
+	int k;
+
+	(void)state;
+	servo_sample(s, -6 * (INT64_C(1) << 60), (uint64_t)T0, 1.0, &st);
+	f = servo_sample(s, 6 * (INT64_C(1) << 60), (uint64_t)T0 + NS, 1.0,
+	    &st);
+	assert_true(isfinite(f) && fabs(f) <= 500000.0);
+	for (k = 0; k < 20; k++) {
+		f = servo_sample(s, k % 2 ? INT64_MIN : INT64_MAX,
+		    (uint64_t)T0 + (uint64_t)(2 + k) * NS, 1.0, &st);
+		assert_true(isfinite(f) && fabs(f) <= 500000.0);
+	}
+	/* time going back: UNLOCKED, starting over */
+	f = servo_sample(s, 100, (uint64_t)T0, 1.0, &st);
+	assert_true(isfinite(f));
+	servo_destroy(s);
+}
+
 static void
 test_create_invalid(void **state)
 {
@@ -821,6 +920,9 @@ main(void)
 		cmocka_unit_test(test_first_step_only_first),
 		cmocka_unit_test(test_linreg_step_threshold),
 		cmocka_unit_test(test_pi_hostile_offsets),
+		cmocka_unit_test(test_kalman_sequence),
+		cmocka_unit_test(test_kalman_reset),
+		cmocka_unit_test(test_kalman_hostile),
 		cmocka_unit_test(test_sim_pi_1s),
 		cmocka_unit_test(test_sim_pi_16hz),
 		cmocka_unit_test(test_sim_linreg_1s),
