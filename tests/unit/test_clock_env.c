@@ -395,6 +395,9 @@ setup(void **state)
 	cfg = cfg_new();
 	assert_non_null(cfg);
 	assert_int_equal(cfg_set_int(cfg, NULL, "clientOnly", 1), 0);
+	/* ptp4l's PI: what is tested is the rate limit, not a servo */
+	assert_int_equal(cfg_set_int(cfg, NULL, "clock_servo", CFG_SERVO_PI),
+	    0);
 	return 0;
 }
 
