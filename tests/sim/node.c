@@ -377,7 +377,7 @@ node_crash(struct sim_node *n)
 void
 node_fini(struct sim_node *n)
 {
-	node_crash(n);
+	node_crash(n);	/* after the summary: not counted there */
 	netd_sim_fini(n);
 	cfg_free(n->cfg);
 	n->cfg = NULL;
@@ -406,9 +406,8 @@ node_clock_now(struct sim_node *n)
 void
 node_after_event(struct sim_node *n)
 {
-	unsigned i;
-
 	static const uint8_t none[8];
+	unsigned i;
 
 	if (n->c == NULL)
 		return;
@@ -433,11 +432,10 @@ node_after_event(struct sim_node *n)
 }
 
 void
-node_ev_timer(struct sim_node *n, struct sim_ev *ev)
+node_ev_timer(struct sim_ev *ev)
 {
 	struct env_timer *t = (struct env_timer *)ev;
 
-	(void)n;
 	t->cb(t->arg);
 }
 

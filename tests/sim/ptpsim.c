@@ -165,7 +165,7 @@ dispatch(struct sim *sim, struct sim_ev *ev)
 	case SE_TIMER:
 		n = node_of_timer(ev);
 		log_tag(sim, n);
-		node_ev_timer(n, ev);
+		node_ev_timer(ev);
 		node_after_event(n);
 		return;
 	case SE_ACTION:

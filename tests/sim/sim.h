@@ -243,7 +243,7 @@ int64_t	node_clock_now(struct sim_node *n);
 /* After an event reached the engine: count its port state changes. */
 void	node_after_event(struct sim_node *n);
 /* Event handlers (ptpsim.c dispatches to them). */
-void	node_ev_timer(struct sim_node *n, struct sim_ev *ev);
+void	node_ev_timer(struct sim_ev *ev);
 struct sim_node *node_of_timer(struct sim_ev *ev);
 void	node_ev_connect(struct sim_node *n);
 /* The link of port changed: a LinkEvent for the engine, later. */
