@@ -2,7 +2,10 @@
  * netd_sim.c - netd's clock requests in ptpsim: the same bounds netd
  * enforces (netd/clock_bounds.c: clock_bounds_from_cfg(),
  * clock_check_request(), the same RefuseReason mapping, check.c), applied
- * to the node's model clock, with the latency of the socket both ways.
+ * to the node's model clock, with the latency of the socket both ways;
+ * TxFrames go through netd's check_send_frame() and ClockRequests through
+ * check_clock_request() first: a violation closes the connection, as in
+ * netd (relay.c).
  * netd's rate windows are on its monotonic clock: here simulated time.
  */
 #include "config.h"
@@ -57,6 +60,54 @@ netd_sim_clock_info(const struct sim_node *n, double *max_freq_ppb,
 	*min_adj_ms = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
 }
 
+/* Every simulated port is L2 (no transports in the simulator). */
+static enum transport_kind
+netd_sim_kind(void *arg, unsigned port)
+{
+	(void)arg;
+	(void)port;
+	return TR_L2;
+}
+
+/* The TxFrame netd_client.c would send, through netd's own check. */
+int
+netd_sim_check_frame(const struct sim_node *n, unsigned port, int event,
+    enum netd_dest dest, const struct netd_addr *unicast,
+    const uint8_t *payload, size_t len, int want_ts, const char **why)
+{
+	Ptpsep__Netd__TxFrame f = PTPSEP__NETD__TX_FRAME__INIT;
+	Ptpsep__Netd__Address a = PTPSEP__NETD__ADDRESS__INIT;
+	enum transport_class cls;
+	struct transport_dest dst;
+	int reason;
+
+	f.port_index = port;
+	f.msg_class = event ? PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
+	    PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
+	switch (dest) {
+	case NETD_DEST_PRIMARY:
+		f.dest = PTPSEP__NETD__DESTINATION__DEST_PRIMARY;
+		break;
+	case NETD_DEST_PDELAY:
+		f.dest = PTPSEP__NETD__DESTINATION__DEST_PDELAY;
+		break;
+	case NETD_DEST_UNICAST:
+		f.dest = PTPSEP__NETD__DESTINATION__DEST_UNICAST;
+		if (unicast != NULL) {
+			a.family = unicast->family;
+			a.addr.data = (uint8_t *)unicast->b;
+			a.addr.len = unicast->len;
+			f.unicast = &a;
+		}
+		break;
+	}
+	f.payload.data = (uint8_t *)payload;
+	f.payload.len = len;
+	f.want_tx_ts = want_ts;
+	return check_send_frame(&f, n->nports, netd_sim_kind, NULL, &cls,
+	    &dst, &reason, why) == CHECK_OK ? 0 : -1;
+}
+
 int
 netd_sim_request(struct sim_node *n, uint64_t id, enum sim_clk_op op,
     double ppb, int64_t step_ns)
@@ -92,7 +143,8 @@ record_step(struct sim_node *n)
 
 /*
  * netd acts on the request (relay_clock_request()): whether or not the
- * clockd that sent it is still there, as netd reads what was queued.
+ * clockd that sent it is still there, as netd reads what was queued; not
+ * after netd itself closed that connection.
  */
 void
 netd_sim_ev_request(struct sim *sim, struct sim_msg *m)
@@ -102,11 +154,33 @@ netd_sim_ev_request(struct sim *sim, struct sim_msg *m)
 	struct clock_req req;
 	struct sim_msg *r;
 
+	if (m->epoch != n->epoch)
+		return;		/* netd closed that connection */
 	if (m->op != SIM_CLK_READ) {
-		req.op = m->op == SIM_CLK_STEP ? CLOCK_OP_STEP :
-		    CLOCK_OP_ADJFREQ;
-		req.freq_ppb = m->ppb;
-		req.step_ns = m->step_ns;
+		Ptpsep__Netd__ClockRequest cr =
+		    PTPSEP__NETD__CLOCK_REQUEST__INIT;
+		Ptpsep__Netd__ClockAdjFreq af =
+		    PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
+		Ptpsep__Netd__ClockStep cs = PTPSEP__NETD__CLOCK_STEP__INIT;
+		const char *why;
+		int is_read;
+
+		/* What netd checks before its bounds (check.c). */
+		cr.id = m->cookie;
+		if (m->op == SIM_CLK_STEP) {
+			cs.offset_ns = m->step_ns;
+			cr.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_STEP;
+			cr.step = &cs;
+		} else {
+			af.freq_ppb = m->ppb;
+			cr.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ;
+			cr.adj_freq = &af;
+		}
+		if (check_clock_request(&cr, &req, &is_read, &why) !=
+		    CHECK_OK) {
+			node_netd_close(n, why);
+			return;
+		}
 		st = clock_check_request(n->bounds, n->bstate, &req, sim->now);
 		if (st != CLOCK_ST_OK) {
 			n->st.refusals++;

@@ -124,9 +124,15 @@ ne_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
 {
 	struct sim_node *n = ctx;
 	const uint8_t *dst = NULL;
+	const char *why;
 
 	if (!n->connected)
 		return -1;
+	if (netd_sim_check_frame(n, port, event, dest, unicast, payload, len,
+	    want_ts, &why) != 0) {
+		node_netd_close(n, why);
+		return -1;
+	}
 	if (dest == NETD_DEST_UNICAST) {
 		/* Only L2 is simulated: a unicast address is a MAC. */
 		if (unicast == NULL || unicast->len != 6 ||
@@ -487,6 +493,41 @@ node_ev_connect(struct sim_node *n)
 	pl.clock = &ci;
 	n->connected = 1;
 	clock_netd_cbs.connected(n->c, &pl);
+}
+
+/* netd_client.c's first retry after a lost connection (NC_BACKOFF_MIN_MS). */
+#define NODE_RECONNECT_NS	100000000
+
+void
+node_netd_close(struct sim_node *n, const char *why)
+{
+	struct sim_msg *m;
+
+	if (!n->connected)
+		return;
+	n->connected = 0;
+	n->epoch++;
+	n->st.netd_closes++;
+	fprintf(stderr, "%.6f node %s: netd closes the connection: %s\n",
+	    (double)n->sim->now / 1e9, n->spec->name, why);
+	m = sim_msg_get(n->sim, SE_DISCONNECT, n);
+	if (evq_push(&n->sim->q, &m->ev, n->sim->now) != 0)
+		fatalx("ptpsim: out of memory");
+}
+
+/* clockd reads EOF: its ports go FAULTY; it reconnects later. */
+void
+node_ev_disconnect(struct sim *sim, struct sim_msg *m)
+{
+	struct sim_node *n = &sim->nodes[m->node];
+	struct sim_msg *c;
+
+	if (n->c == NULL || m->epoch != n->epoch)
+		return;
+	clock_netd_cbs.disconnected(n->c);
+	c = sim_msg_get(sim, SE_CONNECT, n);
+	if (evq_push(&sim->q, &c->ev, sim->now + NODE_RECONNECT_NS) != 0)
+		fatalx("ptpsim: out of memory");
 }
 
 void

@@ -211,6 +211,9 @@ dispatch(struct sim *sim, struct sim_ev *ev)
 	case SE_LINK_EVENT:
 		node_ev_link_event(sim, m);
 		break;
+	case SE_DISCONNECT:
+		node_ev_disconnect(sim, m);
+		break;
 	default:
 		break;
 	}

@@ -27,7 +27,9 @@
  *   gm_change_s     the engine took (itself, on start), and when last;
  *   slave_s         when a port of the node first went UNCALIBRATED or
  *                   SLAVE (a master was chosen; -1: never): lock_s -
- *                   slave_s is the servo's part of the time to lock.
+ *                   slave_s is the servo's part of the time to lock;
+ *   netd_closes     connections netd closed because the engine broke
+ *                   the protocol (netd's check.c; should be 0).
  */
 #include "config.h"
 
@@ -209,7 +211,8 @@ report_summary(struct sim *sim)
 		printf("SUMMARY node=%s rms_ns=%.1f max_ns=%" PRId64
 		    " lock_s=%.3f steps=%u steps_after_lock=%u refusals=%u"
 		    " state_changes=%u unlocked_s=%.3f crashes=%u gm=%s"
-		    " gm_changes=%u gm_change_s=%.3f slave_s=%.3f\n",
+		    " gm_changes=%u gm_change_s=%.3f slave_s=%.3f"
+		    " netd_closes=%u\n",
 		    n->spec->name,
 		    a->n > 0 ? sqrt(a->sum_sq / (double)a->n) : 0.0,
 		    a->max_abs,
@@ -219,6 +222,7 @@ report_summary(struct sim *sim)
 		    n->st.crashes, gm_name(sim, n), n->st.gm_changes,
 		    n->st.gm_change_t >= 0 ?
 		    (double)n->st.gm_change_t / 1e9 : -1.0,
-		    n->st.slave_t >= 0 ? (double)n->st.slave_t / 1e9 : -1.0);
+		    n->st.slave_t >= 0 ? (double)n->st.slave_t / 1e9 : -1.0,
+		    n->st.netd_closes);
 	}
 }

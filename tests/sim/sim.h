@@ -65,6 +65,7 @@ enum sim_ev_kind {
 	SE_ACTION,	/* a scenario action ([events]) */
 	SE_SAMPLE,	/* record every node */
 	SE_START,	/* a node's clockd starts late (sim_start) */
+	SE_DISCONNECT,	/* netd closed the connection: clockd notices */
 };
 
 struct sim_ev {
@@ -176,6 +177,7 @@ void	scenario_ts_apply(const struct sim_node_spec *ns,
 
 struct sim;
 struct sim_node;
+struct sim_msg;
 struct clockd;
 struct cfg;
 
@@ -193,6 +195,7 @@ struct sim_node_stats {
 	unsigned		 adjs;		/* frequency changes executed */
 	unsigned		 state_changes;	/* port state changes */
 	unsigned		 crashes;
+	unsigned		 netd_closes;	/* protocol violations (check.c) */
 	unsigned		 gm_changes;	/* parentDS.grandmasterIdentity */
 	int64_t			 gm_change_t;	/* the last change, -1: none */
 	int64_t			 slave_t;	/* first UNCALIBRATED or SLAVE */
@@ -213,7 +216,9 @@ struct sim_node {
 
 	/* the engine: NULL while crashed */
 	struct clockd		*c;
-	uint64_t		 epoch;	/* + 1 at every crash */
+	/* the connection to netd: + 1 whenever one ends (a crash, netd
+	 * closing it); what netd owed the old one is not delivered */
+	uint64_t		 epoch;
 	int			 connected;	/* PortList delivered */
 	struct env_timer	*timers;	/* every live timer */
 	int			 last_state[SIM_MAX_PORTS];
@@ -246,6 +251,10 @@ void	node_after_event(struct sim_node *n);
 void	node_ev_timer(struct sim_ev *ev);
 struct sim_node *node_of_timer(struct sim_ev *ev);
 void	node_ev_connect(struct sim_node *n);
+/* netd closes the connection (the engine broke the protocol): clockd
+ * sees it go, and reconnects after its first backoff. */
+void	node_netd_close(struct sim_node *n, const char *why);
+void	node_ev_disconnect(struct sim *sim, struct sim_msg *m);
 /* The link of port changed: a LinkEvent for the engine, later. */
 void	node_link_changed(struct sim_node *n, unsigned port);
 
@@ -257,6 +266,11 @@ void	netd_sim_fini(struct sim_node *n);
 /* ClockInfo fields of the PortList. */
 void	netd_sim_clock_info(const struct sim_node *n, double *max_freq_ppb,
 	    int *step_allowed, int64_t *max_step_ns, uint32_t *min_adj_ms);
+/* netd's check_send_frame() of a TxFrame: 0, or -1 with why (netd would
+ * close the connection). */
+int	netd_sim_check_frame(const struct sim_node *n, unsigned port,
+	    int event, enum netd_dest dest, const struct netd_addr *unicast,
+	    const uint8_t *payload, size_t len, int want_ts, const char **why);
 /* A ClockRequest reaches netd: check, apply, schedule the reply. */
 enum sim_clk_op { SIM_CLK_READ, SIM_CLK_ADJFREQ, SIM_CLK_STEP };
 int	netd_sim_request(struct sim_node *n, uint64_t id, enum sim_clk_op op,
