@@ -498,6 +498,13 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 		c->servo_state = shown;
 		break;
 	}
+	if (servo_last_outlier(c->servo)) {
+		/* kalman's own gate: the offset moved nothing */
+		c->spikes++;
+		log_info("master offset %10" PRId64 " spike, not used "
+		    "(%" PRIu64 " so far)", offset, c->spikes);
+		return;
+	}
 	clock_log_sample(c, p, offset, c->freq_ppb, delay);
 }
 

@@ -171,6 +171,7 @@ servo_sample(struct servo *s, int64_t offset_ns, uint64_t local_ts_ns,
 
 	if (offset_ns == INT64_MIN)	/* keep -offset defined */
 		offset_ns = -INT64_MAX;
+	s->outlier = 0;
 	r = s->ops->sample(s, offset_ns, local_ts_ns, weight, state);
 	switch (*state) {
 	case SERVO_UNLOCKED:
@@ -240,6 +241,12 @@ servo_pi_gains(const struct servo *s, double *kp, double *ki)
 		*kp = 0.0;
 		*ki = 0.0;
 	}
+}
+
+int
+servo_last_outlier(const struct servo *s)
+{
+	return s->outlier;
 }
 
 void

@@ -125,6 +125,10 @@ void servo_pi_gains(const struct servo *s, double *kp, double *ki);
 
 /* "unlocked", "jump", "locked" (LOCKED_STABLE too): ptpctl's names. */
 const char *servo_state_name(enum servo_state st);
+/* 1 if the last sample was judged an outlier and used for nothing
+ * (kalman's gate: clock_servo.c logs it as a spike); 0 otherwise. */
+int servo_last_outlier(const struct servo *s);
+
 /* The Kalman servo's current noise estimates: measurement variance r
  * (ns^2) and frequency wander q (ppb^2/s); 0.0 for other servos. */
 void servo_kalman_noise(const struct servo *s, double *r, double *q);

@@ -52,10 +52,16 @@
 #define KF_GATE		4.0	/* innovations beyond 4 sigma ... */
 #define KF_GATE_MIN	2000.0	/* ... and 2 us (as clock_servo.c's spike
 				   filter): not used */
-#define KF_RUN		3	/* that many in a row, a ramp: a frequency
-				   step */
-#define KF_LEVEL	6	/* that many at one level: an offset jump */
-#define KF_RUN_MAX	10	/* that many of one sign: a change */
+/* Gated innovations in a row, at least so many over at least so long
+ * (late Syncs come in bursts as long as the host is busy, several at a
+ * short Sync interval): */
+#define KF_RUN		3	/* on a ramp: a frequency step */
+#define KF_RUN_S	2.0
+#define KF_LEVEL	6	/* at one level: an offset jump */
+#define KF_LEVEL_S	4.0
+#define KF_RUN_MAX	10	/* of one sign: a change */
+#define KF_RUN_MAX_S	8.0
+#define KF_RUN_CAP	160	/* the most kept (10 s at 16 Hz) */
 #define KF_RESUME_N	3	/* samples after a reset: one may be late */
 #define KF_BIAS		1.5	/* |mean normalized innovation| beyond */
 #define KF_BIAS_AVG	8.0	/* samples in that mean */
@@ -108,8 +114,8 @@ struct kf {
 	double tau1, taul;	/* their mean lags, s */
 	/* outliers and changes */
 	int run, run_sign;
-	double run_nu[KF_RUN_MAX];	/* the run's innovations, ns */
-	double run_t[KF_RUN_MAX];	/* s from the last used sample */
+	double run_nu[KF_RUN_CAP];	/* the run's innovations, ns */
+	double run_t[KF_RUN_CAP];	/* s from the last used sample */
 	double since;		/* s from the last used sample to this one */
 	double last_nu;		/* the last used innovation, ns */
 	double bias;		/* mean normalized innovation */
@@ -329,16 +335,16 @@ kf_ramp(const double *nu, const double *t, int n, double sd, double *slope)
 }
 
 /*
- * The last KF_LEVEL gated innovations agree: the offset jumped (a new
+ * The gated innovations of the run agree: the offset jumped (a new
  * master's time, a step elsewhere).  Late time stamps do not agree.
  */
 static int
-kf_level(const double *nu, double sd)
+kf_level(const double *nu, int n, double sd)
 {
 	double lo = nu[0], hi = nu[0];
 	int i;
 
-	for (i = 1; i < KF_LEVEL; i++) {
+	for (i = 1; i < n; i++) {
 		lo = fmin(lo, nu[i]);
 		hi = fmax(hi, nu[i]);
 	}
@@ -368,8 +374,8 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
     enum servo_state *state)
 {
 	double dt = (double)(ts - k->last_ts) / SERVO_NSEC_PER_SEC;
-	double p00, p01, p11, q = k->q, r, s, nu, k0, k1, e, slope;
-	int sign, level;
+	double p00, p01, p11, q = k->q, r, s, nu, k0, k1, e, slope, span;
+	int sign, level, n;
 
 	/* Predict over dt with the correction that was in force. */
 	k->since += dt;
@@ -392,23 +398,28 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 		k->run_sign = sign;
 		k->run_nu[k->run - 1] = nu;
 		k->run_t[k->run - 1] = k->since;
-		if (k->run >= KF_RUN && kf_ramp(k->run_nu, k->run_t, k->run,
-		    sqrt(s), &slope)) {
-			/* A frequency step: the innovations give it. */
+		span = k->since - k->run_t[0];
+		if (k->run >= KF_RUN && span >= KF_RUN_S &&
+		    kf_ramp(k->run_nu, k->run_t, k->run, sqrt(s), &slope)) {
+			/* A frequency step: the innovations give it (the
+			 * slope of n points over span: 12 r / (n span^2)). */
+			n = k->run;
 			k->run = 0;
 			k->d += slope;
 			k->since = 0.0;
-			kf_start(k, (double)z, p11 + 2.0 * r / (dt * dt),
-			    r / dt);
+			kf_start(k, (double)z, p11 + 12.0 * r / (n * span *
+			    span), 0.0);
 			kf_hist_clear(k);
 			kf_hist_add(k, z, ts);
 			*state = SERVO_LOCKED;
 			return kf_control(k);
 		}
-		level = k->run >= KF_LEVEL &&
-		    kf_level(k->run_nu + k->run - KF_LEVEL, sqrt(s));
-		if (k->run < KF_RUN_MAX && !level) {
+		level = k->run >= KF_LEVEL && span >= KF_LEVEL_S &&
+		    kf_level(k->run_nu, k->run, sqrt(s));
+		if (!level && k->run < KF_RUN_CAP &&
+		    (k->run < KF_RUN_MAX || span < KF_RUN_MAX_S)) {
 			/* Not used: the prediction stands. */
+			k->base.outlier = 1;
 			k->p00 = p00;
 			k->p01 = p01;
 			k->p11 = p11;

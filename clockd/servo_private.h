@@ -39,6 +39,7 @@ struct servo {
 	int64_t offset_threshold;	/* ns, 0: no LOCKED_STABLE */
 	int num_offset_values;
 	int curr_offset_values;
+	int outlier;			/* the last sample was not used */
 };
 
 /*

@@ -849,6 +849,15 @@ test_kalman_reset(void **state)
 	assert_int_equal(st, SERVO_LOCKED);
 	/* the median, 300 ns, taken out over the next second */
 	assert_true(fabs(f - locked) < 1000.0);
+	assert_int_equal(servo_last_outlier(s), 0);
+	/* locked, a late Sync: gated, shown as an outlier, frequency held */
+	for (k = 0; k < 20; k++)
+		servo_sample(s, 0, t += NS, 1.0, &st);
+	f = servo_sample(s, 60000, t += NS, 1.0, &st);
+	assert_int_equal(servo_last_outlier(s), 1);
+	assert_float_equal(f, locked, 100.0);
+	servo_sample(s, 0, t += NS, 1.0, &st);
+	assert_int_equal(servo_last_outlier(s), 0);
 	servo_destroy(s);
 }
 
