@@ -351,8 +351,10 @@ main(int argc, char **argv)
 	if ((sim = calloc(1, sizeof(*sim))) == NULL)
 		return 1;
 	sim->quiet = quiet;
-	if (scenario_load(&sim->sc, argv[argc - 1]) != 0)
+	if (scenario_load(&sim->sc, argv[argc - 1]) != 0) {
+		free(sim);
 		return 1;
+	}
 	if (have_seed)
 		sim->sc.seed = seed;
 	if (dur > 0)
@@ -360,10 +362,17 @@ main(int argc, char **argv)
 	sim->trace = sim->quiet ? NULL : stdout;
 	if (out != NULL && (sim->trace = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "%s: %s\n", out, strerror(errno));
+		scenario_free(&sim->sc);
+		free(sim);
 		return 1;
 	}
-	if (sim_setup(sim) != 0)
+	if (sim_setup(sim) != 0) {
+		if (sim->trace != NULL && sim->trace != stdout)
+			fclose(sim->trace);
+		sim_teardown(sim);
+		free(sim);
 		return 1;
+	}
 	report_init(sim);
 	while ((ev = (struct sim_ev *)evq_peek(&sim->q)) != NULL &&
 	    ev->t <= sim->sc.duration_ns) {
