@@ -40,6 +40,12 @@ netd_sim_init(struct sim_node *n)
 }
 
 void
+netd_sim_bounds_reset(struct sim_node *n)
+{
+	clock_bounds_state_init(n->bstate);
+}
+
+void
 netd_sim_fini(struct sim_node *n)
 {
 	free(n->bounds);

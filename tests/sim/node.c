@@ -498,21 +498,45 @@ node_ev_connect(struct sim_node *n)
 /* netd_client.c's first retry after a lost connection (NC_BACKOFF_MIN_MS). */
 #define NODE_RECONNECT_NS	100000000
 
-void
-node_netd_close(struct sim_node *n, const char *why)
+/* The connection ends under clockd; it notices at once (EOF). */
+static void
+node_disconnect(struct sim_node *n)
 {
 	struct sim_msg *m;
 
-	if (!n->connected)
-		return;
 	n->connected = 0;
 	n->epoch++;
-	n->st.netd_closes++;
-	fprintf(stderr, "%.6f node %s: netd closes the connection: %s\n",
-	    (double)n->sim->now / 1e9, n->spec->name, why);
 	m = sim_msg_get(n->sim, SE_DISCONNECT, n);
 	if (evq_push(&n->sim->q, &m->ev, n->sim->now) != 0)
 		fatalx("ptpsim: out of memory");
+}
+
+void
+node_netd_close(struct sim_node *n, const char *why)
+{
+	if (!n->connected)
+		return;
+	n->st.netd_closes++;
+	fprintf(stderr, "%.6f node %s: netd closes the connection: %s\n",
+	    (double)n->sim->now / 1e9, n->spec->name, why);
+	node_disconnect(n);
+}
+
+void
+node_netd_restart(struct sim_node *n)
+{
+	struct sim_clock *k = &n->clock;
+
+	/* A clockd still connecting or waiting to retry simply gets the new
+	 * netd at its next attempt; a connected one loses it. */
+	if (n->connected)
+		node_disconnect(n);
+	netd_sim_bounds_reset(n);
+	(void)sim_clock_read(k, sim_true_ns(n->sim));
+	k->phase = sim_true_ns(n->sim) + n->spec->offset_ns;
+	k->frac = 0.0;
+	sim_clock_adjfreq(k, sim_true_ns(n->sim), 0.0);
+	n->adj_ppb = 0.0;
 }
 
 /* clockd reads EOF: its ports go FAULTY; it reconnects later. */

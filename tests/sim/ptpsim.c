@@ -52,6 +52,7 @@ act_name(const struct sim_action *a)
 	case SA_NODE_RESTART:	return "restart";
 	case SA_NODE_FREQ_STEP:	return "freq_step";
 	case SA_NODE_CLOCK_STEP:	return "clock_step";
+	case SA_NODE_NETD_RESTART:	return "netd_restart";
 	case SA_NODE_SET:	return "set";
 	case SA_NODE_PORT:	return "port";
 	}
@@ -133,6 +134,9 @@ run_action(struct sim *sim, struct sim_action *a)
 	case SA_NODE_CLOCK_STEP:
 		sim_clock_step(&n->clock, sim_true_ns(sim), a->step_ns);
 		return;
+	case SA_NODE_NETD_RESTART:
+		node_netd_restart(n);
+		break;
 	case SA_NODE_SET:
 		if (n->c == NULL)
 			rc = -1;

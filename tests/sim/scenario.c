@@ -17,7 +17,9 @@
  *   [link NAME]    ends NODE NODE..., delay (ns, one way), pdv (ns, std
  *                  dev of the extra delay), asymmetry (ns), loss (0..1)
  *   [events]       "T link L down|up", "T link L set delay|pdv|asymmetry|
- *                  loss V", "T node N crash|restart", "T node N freq_step
+ *                  loss V", "T node N crash|restart|netd_restart" (its
+ *                  clockd; its netd, which starts a new virtual clock),
+ *                  "T node N freq_step
  *                  PPB", "T node N clock_step NS" (the clock jumps, not by
  *                  netd), "T node N set clockClass|priority1|priority2 V",
  *                  "T node N port LINK enable|disable" (T in s of
@@ -504,11 +506,13 @@ event_line(struct parser *p, char *key, char *v)
 		}
 	} else if (strcmp(what, "node") == 0) {
 		if (strcmp(verb, "crash") == 0 ||
-		    strcmp(verb, "restart") == 0) {
+		    strcmp(verb, "restart") == 0 ||
+		    strcmp(verb, "netd_restart") == 0) {
 			if (k != NULL)
 				return perr(p, "node %s: no argument", verb);
 			a->kind = verb[0] == 'c' ? SA_NODE_CRASH :
-			    SA_NODE_RESTART;
+			    verb[0] == 'r' ? SA_NODE_RESTART :
+			    SA_NODE_NETD_RESTART;
 		} else if (strcmp(verb, "freq_step") == 0) {
 			if (k == NULL || val != NULL)
 				return perr(p, "node freq_step PPB");
@@ -556,8 +560,9 @@ event_line(struct parser *p, char *key, char *v)
 				return perr(p, "node port: enable or disable, "
 				    "not '%s'", val);
 		} else {
-			return perr(p, "node: crash, restart, freq_step, "
-			    "clock_step, set or port, not '%s'", verb);
+			return perr(p, "node: crash, restart, netd_restart, "
+			    "freq_step, clock_step, set or port, not '%s'",
+			    verb);
 		}
 	} else {
 		return perr(p, "'%s': link or node", what);

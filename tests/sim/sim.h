@@ -133,6 +133,7 @@ enum sim_act_kind {
 	SA_NODE_RESTART,
 	SA_NODE_FREQ_STEP,
 	SA_NODE_CLOCK_STEP,	/* the clock stepped behind netd's back */
+	SA_NODE_NETD_RESTART,	/* netd restarts: new virtual clock */
 	SA_NODE_SET,	/* clockClass, priority1, priority2 */
 	SA_NODE_PORT,	/* port LINK enable|disable (value 1|0) */
 };
@@ -251,6 +252,13 @@ void	node_after_event(struct sim_node *n);
 void	node_ev_timer(struct sim_ev *ev);
 struct sim_node *node_of_timer(struct sim_ev *ev);
 void	node_ev_connect(struct sim_node *n);
+/*
+ * netd restarts: the connection closes, netd's rate windows start
+ * empty, and its virtual clock starts again from the configuration
+ * (sim_offset from true time, no frequency adjustment; the oscillator's
+ * error stays what it has become).
+ */
+void	node_netd_restart(struct sim_node *n);
 /* netd closes the connection (the engine broke the protocol): clockd
  * sees it go, and reconnects after its first backoff. */
 void	node_netd_close(struct sim_node *n, const char *why);
@@ -263,6 +271,8 @@ void	node_link_changed(struct sim_node *n, unsigned port);
 /* The node's bounds from its configuration; 0, or -1 (logged). */
 int	netd_sim_init(struct sim_node *n);
 void	netd_sim_fini(struct sim_node *n);
+/* A restarted netd remembers no step and no frequency change. */
+void	netd_sim_bounds_reset(struct sim_node *n);
 /* ClockInfo fields of the PortList. */
 void	netd_sim_clock_info(const struct sim_node *n, double *max_freq_ppb,
 	    int *step_allowed, int64_t *max_step_ns, uint32_t *min_adj_ms);

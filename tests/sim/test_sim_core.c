@@ -153,7 +153,8 @@ static const char good[] =
     "70 node gm set clockClass 248\n"
     "80 node gm freq_step -1000.5\n"
     "90 node gm port l2 disable\n"
-    "95 node s1 clock_step -100000000000\n";
+    "95 node s1 clock_step -100000000000\n"
+    "96 node gm netd_restart\n";
 
 static void
 test_scenario_good(void **state)
@@ -201,7 +202,7 @@ test_scenario_good(void **state)
 	assert_int_equal(s.links[0].model.asym_ns, -40);
 	assert_true(s.links[0].model.loss == 0.01);
 	/* Events sorted by time, file order among equal times. */
-	assert_int_equal(s.nacts, 8);
+	assert_int_equal(s.nacts, 9);
 	assert_int_equal(s.nodes[1].start_ns, 30 * SIM_NSEC);
 	assert_int_equal(s.nodes[1].txts_ns, 5000000);
 	assert_int_equal(s.nodes[0].start_ns, 0);
@@ -224,6 +225,8 @@ test_scenario_good(void **state)
 	assert_true(s.acts[6].value == 0.0);
 	assert_int_equal(s.acts[7].kind, SA_NODE_CLOCK_STEP);
 	assert_int_equal(s.acts[7].step_ns, -100000000000LL);
+	assert_int_equal(s.acts[8].kind, SA_NODE_NETD_RESTART);
+	assert_int_equal(s.acts[8].target, 0);
 	scenario_free(&s);
 }
 
@@ -271,6 +274,8 @@ test_scenario_bad(void **state)
 		    "[link l]\nends a b\n",
 		"[node a]\n[node b]\n[link l]\nends a b\n[events]\n"
 		    "5 node a clock_step 1.5\n",
+		"[node a]\n[node b]\n[link l]\nends a b\n[events]\n"
+		    "5 node a netd_restart now\n",
 		"[bogus]\n",
 		"[node a b]\n",
 		"[node a/b]\n",
