@@ -414,6 +414,19 @@ port_rx_announce(struct cport *p, const struct ptp_msg *m)
 		/* Keep the parent and time properties current (9.3.5). */
 		clock_update_from_parent(c, m);
 	}
+	/* PASSIVE: the better master this port hears is alive while its
+	 * Announces come (9.2.6.12); ptp4l too restarts the timer on its
+	 * port's best foreign master.  Without this the port went MASTER at
+	 * every timeout, two masters on one segment, and back to PASSIVE at
+	 * the next decision (ptpsim failover3: 121 changes in 40 min). */
+	if (p->state == PS_PASSIVE) {
+		const struct fm_entry *e = fm_best(&p->foreign, &p->identity,
+		    now, NULL);
+
+		if (e != NULL && ptp_port_identity_equal(
+		    &e->hdr.source_port_identity, &m->hdr.source_port_identity))
+			port_arm_rx_timeout(p);
+	}
 	if (rc > 0)
 		clock_state_decision_soon(c);
 }

@@ -1,8 +1,9 @@
 /*
  * test_clock_env.c - clockd's engine on an injected env (clockd/env.h):
  * its frequency changes never come closer than netd's min_adj_interval_ms
- * (issue 11's known bug, issue 12 item 1), and the daemon's env
- * (env_event.c) never fires a timer before its time.
+ * (issue 11's known bug, issue 12 item 1), a PASSIVE port stays
+ * PASSIVE, and the daemon's env (env_event.c) never fires a timer before
+ * its time.
  *
  * The engine runs for real (clock_init, clock_netd_cbs, clock_synchronize,
  * the PI servo) against a fake world: a slave clock with a frequency error,
@@ -36,6 +37,7 @@
 #include "clockd/env_event.h"
 #include "log.h"
 #include "netd/clock.h"
+#include "ptp_msg.h"
 
 #define MS		1000000LL
 #define S		1000000000LL
@@ -469,6 +471,77 @@ test_interval_after_reconnect(void **state)
 	run_pair(200 * MS);
 }
 
+/* ---- a PASSIVE port stays PASSIVE while the better master speaks ---- */
+
+/* An Announce from a grandmaster better than this clock (priority1 100). */
+static void
+rx_announce(uint16_t seq)
+{
+	static const uint8_t gm[PTP_CLOCK_ID_LEN] = { 9, 9, 9, 9, 9, 9, 9, 9 };
+	Ptpsep__Netd__RxFrame f = PTPSEP__NETD__RX_FRAME__INIT;
+	struct ptp_msg m;
+	uint8_t buf[128];
+	int len;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.message_type = PTP_MT_ANNOUNCE;
+	m.hdr.version = PTP_VERSION;
+	m.hdr.sequence_id = seq;
+	m.hdr.log_message_interval = 1;
+	memcpy(m.hdr.source_port_identity.clock_identity, gm, sizeof(gm));
+	m.hdr.source_port_identity.port_number = 1;
+	m.body.announce.grandmaster_priority1 = 100;
+	m.body.announce.grandmaster_priority2 = 128;
+	m.body.announce.grandmaster_clock_quality.clock_class = 6;
+	m.body.announce.grandmaster_clock_quality.clock_accuracy = 0x21;
+	m.body.announce.grandmaster_clock_quality.offset_scaled_log_variance =
+	    0x4e5d;
+	memcpy(m.body.announce.grandmaster_identity, gm, sizeof(gm));
+	len = ptp_msg_pack(&m, buf, sizeof(buf));
+	assert_true(len > 0);
+	f.port_index = 0;
+	f.payload.data = buf;
+	f.payload.len = (size_t)len;
+	clock_netd_cbs.rx_frame(&clk, &f);
+}
+
+/*
+ * A clock of clockClass 6 hearing a better one (priority1 100 < 110) on
+ * its only port: PASSIVE (9.3.3, P1), and it stays there as long as that
+ * master's Announces keep coming, every 2 s for 120 s.  It used to go
+ * MASTER at each announce receipt timeout (about every 7 s) and back.
+ */
+static void
+test_passive_stays(void **state)
+{
+	int64_t t0 = W.cache, t;
+	unsigned masters = 0, passive = 0;
+	uint16_t seq = 0;
+
+	(void)state;
+	assert_int_equal(cfg_set_int(cfg, NULL, "clientOnly", 0), 0);
+	assert_int_equal(cfg_set_int(cfg, NULL, "clockClass", 6), 0);
+	assert_int_equal(cfg_set_int(cfg, NULL, "priority1", 110), 0);
+	assert_int_equal(clock_init(&clk, &fake_env, cfg), 0);
+	connect_netd();
+	W.next_sync = INT64_MAX;	/* no Sync: Announces only */
+	for (t = t0 + S; t < t0 + 120 * S; t += 2 * S) {
+		run_until(t);
+		W.cache = t;
+		W.work = 0;
+		rx_announce(seq++);
+		if (clk.ports[0].state == PS_MASTER)
+			masters++;
+		if (clk.ports[0].state == PS_PASSIVE)
+			passive++;
+		if (passive > 0)
+			assert_int_equal(clk.ports[0].state, PS_PASSIVE);
+	}
+	print_message("PASSIVE at %u of 60 Announces, MASTER at %u\n",
+	    passive, masters);
+	assert_true(passive >= 55);
+}
+
 /* ---- env_event.c: a timer never fires before its time ---- */
 
 struct ee_probe {
@@ -563,6 +636,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interval_after_reconnect,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_passive_stays, setup,
+		    teardown),
 		cmocka_unit_test(test_env_event_never_early),
 	};
 
