@@ -171,19 +171,20 @@ ITEST_SPIKE_PCT=${ITEST_SPIKE_PCT:-20}
 # Sync now and then reaches the slave tens of microseconds late because
 # the receiving CPU was busy: a measurement error, not a clock error - are
 # shown and counted, may be at most ITEST_SPIKE_PCT % of the samples, and
-# are left out.
-#   MODE servo - a slave that disciplines its clock (clockd): a spike is
-#     what clockd's spike filter kept from the servo ("spike, not used").
-#     Bounds on the rest: RMS < ITEST_RMS_MAX ns, max |offset| <
-#     ITEST_ABS_MAX ns, and every sample locked (s2 or s3).
+# are left out.  A spike is what clockd's pi spike filter takes for one:
+# |offset - median| > 6 x the mean |offset - median| and > 2 us, and, in
+# mode servo, a line that says so ("spike, not used").  (The kalman servo
+# logs the offsets its gate kept out as plain samples.)
+#   MODE servo - a slave that disciplines its clock (clockd).  Bounds on
+#     the rest: RMS < ITEST_RMS_MAX ns, max |offset| < ITEST_ABS_MAX ns,
+#     and every sample locked (s2 or s3).
 #   MODE free - a free-running slave (ptp4l with free_running 1, always s0,
 #     no spike filter) measuring a master that runs at the same rate, so
-#     its offsets are the measurement.  A spike is what clockd's filter
-#     would take for one: |offset - median| > 6 x the mean |offset -
-#     median| and > 2 us.  Bounds on the rest, on their stability (a rate
-#     error shows as a drift, a bad timestamp as an outlier): standard
-#     deviation about the mean < ITEST_RMS_MAX ns, max |offset - mean| <
-#     ITEST_ABS_MAX ns, and |mean| < ITEST_ABS_MAX ns.  RMS and max
+#     its offsets are the measurement.  Bounds on the rest, on their
+#     stability (a rate error shows as a drift, a bad timestamp as an
+#     outlier): standard deviation about the mean < ITEST_RMS_MAX ns, max
+#     |offset - mean| < ITEST_ABS_MAX ns, and |mean| < ITEST_ABS_MAX ns.
+#     RMS and max
 #     |offset| are shown but not bound: the mean carries the link's
 #     asymmetry as software time stamps see it (P2P on a veth: about 1 us
 #     between two ptp4l too).
@@ -207,7 +208,7 @@ itest_measure() {
 		  if (/spike, not used/) { sp[++ns] = o; next }
 		  n++; v[n] = o; dl[n] = d; s[n] = st; ad += o < med ? med - o : o - med }
 		END {
-		  if (mode == "free" && n > 0) {
+		  if (n > 0) {
 		    thr = 6 * ad / n; if (thr < 2000) thr = 2000;
 		    m = 0;
 		    for (i = 1; i <= n; i++) {
