@@ -181,6 +181,10 @@ report_summary(struct sim *sim)
 	size_t k;
 
 	printf("# %" PRIu64 " events\n", sim->events);
+	for (i = 0; i < sim->nlinks; i++)
+		printf("# link %s: %" PRIu64 " frames, %" PRIu64 " lost\n",
+		    sim->links[i].spec->name, sim->links[i].frames,
+		    sim->links[i].lost);
 	printf("# summary: rms/max over t >= %.3f s; lock: |offset| < %"
 	    PRId64 " ns from lock_s until %s\n",
 	    (double)sc->measure_from_ns / 1e9, sc->lock_threshold_ns,
