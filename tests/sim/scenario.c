@@ -1,29 +1,31 @@
 /*
- * scenario.c - ptpsim's scenario file: ptp4l.conf-like sections
+ * scenario.c - ptpsim's scenario file, ptp4l.conf-like:
  *
- *   [sim]          duration, seed, sample_interval, measure_from (s),
- *                  lock_threshold (ns), reference (a node; default: true
- *                  time)
- *   [node NAME]    ptp4l.conf keys for the node's clockd and netd (its
- *                  [global] section); "@LINK key value" for its port on
- *                  LINK; sim_offset (ns), sim_freq (ppb), sim_wander
- *                  (ppb/sqrt(s)), sim_start (s: its clockd starts then,
- *                  not at 0), sim_txts_latency (ns from a send to its TX
- *                  time stamp reaching clockd), sim_ts (hardware|software, else
- *                  time_stamping picks the time-stamp model), sim_ts_jitter,
- *                  _tx_jitter, _quant, _latency, _fast_p, _fast_min,
- *                  _fast_max, _tail_p, _tail_min, _tail_max (ns or a
- *                  probability: that field of the model, model.h)
- *   [link NAME]    ends NODE NODE..., delay (ns, one way), pdv (ns, std
- *                  dev of the extra delay), asymmetry (ns), loss (0..1)
- *   [events]       "T link L down|up", "T link L set delay|pdv|asymmetry|
- *                  loss V", "T node N crash|restart|netd_restart" (its
- *                  clockd; its netd, which starts a new virtual clock),
- *                  "T node N freq_step
- *                  PPB", "T node N clock_step NS" (the clock jumps, not by
- *                  netd), "T node N set clockClass|priority1|priority2 V",
- *                  "T node N port LINK enable|disable" (T in s of
- *                  simulated time)
+ * [sim]         duration, seed, sample_interval, measure_from (s),
+ *               lock_threshold (ns), reference (a node; default: true
+ *               time)
+ * [node NAME]   ptp4l.conf keys for the node's clockd and netd (its
+ *               [global] section); "@LINK key value" for its port on LINK;
+ *               and the simulator's own:
+ *                 sim_offset (ns), sim_freq (ppb), sim_wander (ppb/sqrt(s))
+ *                 of its clock; sim_start (s: its clockd starts then, not
+ *                 at 0); sim_txts_latency (ns from a send to its TX time
+ *                 stamp reaching clockd); sim_ts hardware|software (else
+ *                 time_stamping picks the time-stamp model); sim_ts_jitter,
+ *                 _tx_jitter, _quant, _latency, _fast_p, _fast_min,
+ *                 _fast_max, _tail_p, _tail_min, _tail_max (ns or a
+ *                 probability: that field of the model, model.h)
+ * [link NAME]   ends NODE NODE..., delay (ns, one way), pdv (ns, std dev
+ *               of the extra delay), asymmetry (ns), loss (0..1)
+ * [events]      one action a line, T in s of simulated time:
+ *                 T link L down|up
+ *                 T link L set delay|pdv|asymmetry|loss V
+ *                 T node N crash|restart     its clockd
+ *                 T node N netd_restart      its netd: a new virtual clock
+ *                 T node N freq_step PPB     its oscillator
+ *                 T node N clock_step NS     its clock jumps, not by netd
+ *                 T node N set clockClass|priority1|priority2 V
+ *                 T node N port LINK enable|disable
  *
  * '#' starts a comment anywhere on a line.  Every mistake names the file
  * and line; nothing is guessed.
