@@ -176,7 +176,7 @@ dispatch(struct sim *sim, struct sim_ev *ev)
 		run_action(sim, (struct sim_action *)ev);
 		return;
 	case SE_START:
-		n = (struct sim_node *)((char *)ev -
+		n = (struct sim_node *)(void *)((char *)ev -
 		    offsetof(struct sim_node, start_ev));
 		log_tag(sim, n);
 		if (node_start(n) != 0)

@@ -55,6 +55,9 @@ struct parser {
 	char			(*act_names)[SIM_NAME_MAX];
 };
 
+static int perr(const struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 static int
 perr(const struct parser *p, const char *fmt, ...)
 {
