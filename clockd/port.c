@@ -318,10 +318,21 @@ static void
 port_receipt_timeout(struct cport *p, const char *what)
 {
 	/* The master went silent: forget it (as ptp4l clears its best
-	 * foreign record) so the state decision does not pick it again. */
-	if (p->state == PS_SLAVE || p->state == PS_UNCALIBRATED ||
-	    p->state == PS_PASSIVE)
+	 * foreign record) so the state decision does not pick it again.
+	 * PASSIVE: the port's own best master, which a boundary clock's
+	 * parent on another port is not. */
+	if (p->state == PS_SLAVE || p->state == PS_UNCALIBRATED) {
 		fm_forget(&p->foreign, &p->c->pds.parent_port_identity);
+	} else if (p->state == PS_PASSIVE) {
+		const struct fm_entry *e = fm_best(&p->foreign, &p->identity,
+		    clock_now(p->c), NULL);
+		struct ptp_port_identity src;
+
+		if (e != NULL) {
+			src = e->hdr.source_port_identity;
+			fm_forget(&p->foreign, &src);
+		}
+	}
 	fm_prune(&p->foreign, clock_now(p->c));
 	log_info("port %u (%s): %s receipt timeout",
 	    p->identity.port_number, p->iface, what);
