@@ -91,6 +91,12 @@ freq500_hw	gm	1	2	2	0	0	0	2	2
 freq500_hw	s1	5	14	15	1	0	0	2	3
 freq500_sw	gm	1	2	2	0	0	0	2	2
 freq500_sw	s1	214	427	21	1	0	0	2	3
+latestart_hw	gm	1	2	2	0	0	0	2	2
+latestart_hw	s1	5	13	-	1	0	0	2	3
+latestart_hw	s2	5	12	-	1	0	0	2	3
+latestart_sw	gm	1	2	2	0	0	0	2	2
+latestart_sw	s1	249	421	-	1	0	0	2	3
+latestart_sw	s2	148	451	-	1	0	0	2	3
 linkflap_hw	gm	1	2	2	0	0	0	2	8
 linkflap_hw	s1	20	150	15	1	0	0	2	11
 linkflap_sw	gm	1	2	2	0	0	0	2	8
@@ -125,6 +131,10 @@ slaveonly_sw	gm1	116	117	2	0	0	0	2	2
 slaveonly_sw	gm2	1	2	2	0	0	0	2	2
 slaveonly_sw	s1	238	393	23	1	0	0	2	6
 slaveonly_sw	s2	267	1062	40	1	0	0	2	6
+slew_hw	gm	1	2	2	0	0	0	2	2
+slew_hw	s1	4	8	275	0	0	0	2	3
+slew_sw	gm	1	2	2	0	0	0	2	2
+slew_sw	s1	216	379	278	0	0	0	2	3
 wander_hw	gm	1	2	2	0	0	0	2	2
 wander_hw	s1	9	27	17	1	0	0	2	3
 wander_sw	gm	1	2	2	0	0	0	2	2
@@ -234,6 +244,20 @@ never_ports() {
 	fi
 }
 
+# settled SC NODE LO HI: the last sample of NODE with |offset| >= 1 us is
+# within [LO, HI] s (it synced then and stayed in sync to the end).
+settled() {
+	local t
+	t=$(awk -v node="$2" '$2 == node { o = $3 < 0 ? -$3 : $3
+	    if (o >= 1000) last = $1 } END { print last + 0 }' \
+	    "$tmp/$1.trace")
+	if le "$3" "$t" && le "$t" "$4"; then
+		pass "$1: $2 within 1 us from $t s on (window $3-$4 s)"
+	else
+		fail "$1: $2 last over 1 us at $t s, not within $3-$4 s"
+	fi
+}
+
 # reselect SC NODE DURATION EVENT_T GM BOUND: a run cut at DURATION s ends
 # with NODE following GM, which it took at most BOUND s after EVENT_T.
 reselect() {
@@ -302,6 +326,15 @@ for m in hw sw; do
 	if run_scenario restart_$m; then
 		expect_ports restart_$m 620 s1 -
 		reselect restart_$m s1 1100 630 gm 4.5
+	fi
+	# A grandmaster 100 s late: in sync within the suite's 110-140 s,
+	# never masters meanwhile.
+	if run_scenario latestart_$m; then
+		for n in s1 s2; do
+			settled latestart_$m $n 100 140
+			never_ports latestart_$m $n MP 0
+			reselect latestart_$m $n 400 100 gm 10.0
+		done
 	fi
 	# P2P master, E2E slave: no path delay, so no sync, and the slave
 	# leaves its clock alone (netd's frequency adjustment stays 0).
