@@ -24,22 +24,25 @@
  *    has second differences whose variance over a lag of tau is
  *    6 r + (2/3) q tau^3: white phase noise at the shortest lag, the
  *    wander (a difference of two frequency estimates) at long ones.  r
- *    comes from lag 1, q from lag KF_LAG, averaged; until there are data
- *    the hw / sw priors count as a few samples.
+ *    comes from lag 1, q from the excess at lag KF_LAG less part of its
+ *    standard error (with software time stamps the wander is a fraction
+ *    of a percent of that variance: q is then KF_Q_MIN, not the noise of
+ *    its estimate); until there are data the hw / sw priors count as a
+ *    few samples.
  *  - Outliers (a software Sync time-stamped late): an innovation beyond
- *    KF_GATE standard deviations is not used.  Gated innovations in a
- *    row that tell a consistent story are a real change: KF_RUN growing
- *    like a ramp, a frequency step (the filter restarts from them);
- *    KF_LEVEL of one level, an offset jump (a new master's time: ptpsim's
- *    software model has runs of 3 offsets 12 us off, from the delay);
- *    KF_RUN_MAX of one sign, whatever they are.  The last is then taken,
- *    with the covariance opened up to it.
- *  - A slower change (a frequency step below the gate) shows up as a mean
- *    of the normalized innovations away from 0; past KF_BIAS the frequency
- *    variance is widened so the filter follows it.
+ *    KF_GATE standard deviations and KF_GATE_MIN is not used (the caller
+ *    logs it as a spike, servo_last_outlier()).  Gated innovations in a
+ *    row that tell a consistent story, over long enough, are a real
+ *    change: on a growing line, a frequency step (the filter restarts
+ *    from the fitted slope); at one level, an offset jump (a new master's
+ *    time; the phase is opened); many of one sign, whatever they are.
+ *  - A change below the gate shows up as a mean of the normalized
+ *    innovations away from 0; past KF_BIAS the covariance is opened: the
+ *    frequency when the innovations grow, the phase when they are flat.
  *  - servo_reset() (new master) keeps d, holds it for KF_RESUME_N
  *    samples and starts the phase again from their median; time going
  *    back (a step under us) does the same.
+ * Figures against pi and linreg: tests/bench/results/servo.md.
  */
 #include "config.h"
 
@@ -73,8 +76,7 @@
 /* Priors: software time stamps on a busy host, hardware ones on a PHC. */
 #define KF_SW_R0	(500.0 * 500.0)
 #define KF_HW_R0	(50.0 * 50.0)
-#define KF_Q0		1.0	/* ppb^2/s: a fast start, then measured */
-#define KF_Q_MIN	0.01	/* ppb^2/s, see above */
+#define KF_Q_MIN	0.01	/* ppb^2/s: at least an ordinary crystal's */
 #define KF_R_MIN	1.0	/* ns^2 */
 #define KF_DD_GATE	5.0	/* second differences beyond 5 rms ... */
 #define KF_DD_N		16.0	/* ... once the averages hold 16 samples */
@@ -143,10 +145,11 @@ kf_noise(struct kf *k)
 	/*
 	 * 6 r + (2/3) q tau^3 at either lag: two equations, two unknowns.
 	 * The wander is the excess of the long lag over the short one, less
-	 * KF_SE_K standard errors of that difference (mean squares of n Gaussian
-	 * values: v sqrt(2 / n); the long lag's differences overlap, about
-	 * n / KF_LAG of them independent): where the noise hides it (software
-	 * time stamps) it is KF_Q_MIN, not the noise of its estimate.
+	 * KF_SE_K standard errors of that difference (a mean square of n
+	 * Gaussian values has one of v sqrt(2 / n); the long lag's
+	 * differences overlap, about n / KF_LAG of them independent): where
+	 * the noise hides it (software time stamps) it is KF_Q_MIN, not the
+	 * noise of its estimate.
 	 */
 	se = sqrt(2.0 * k->vl * k->vl / fmax(k->nl / KF_LAG, 1.0) +
 	    2.0 * k->v1 * k->v1 / k->n1);
@@ -167,8 +170,8 @@ kf_noise_prior(struct kf *k)
 {
 	k->tau1 = k->interval;
 	k->taul = KF_LAG * k->interval;
-	k->v1 = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * pow(k->tau1, 3.0);
-	k->vl = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * pow(k->taul, 3.0);
+	k->v1 = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q_MIN * pow(k->tau1, 3.0);
+	k->vl = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q_MIN * pow(k->taul, 3.0);
 	k->n1 = k->nl = KF_PRIOR_N;
 	kf_noise(k);
 }
@@ -621,7 +624,7 @@ kf_create(double init_freq, int sw_ts, double r, double q)
 	k->d = init_freq;
 	k->r0 = sw_ts ? KF_SW_R0 : KF_HW_R0;
 	k->r = k->r0;
-	k->q = KF_Q0;
+	k->q = KF_Q_MIN;
 	k->fix_r = r;
 	k->fix_q = q;
 	if (r > 0.0)
