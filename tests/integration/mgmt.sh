@@ -261,14 +261,24 @@ if [ -n "$clockd_pid" ] && kill -0 "$clockd_pid" 2>/dev/null; then
 else
 	fail "clockd is gone"; tail -20 "$sl/clockd.log"
 fi
+# Locked, and the clock still where it was: the median |offset| of the
+# last 5 samples (one of them may be a late Sync, tens of microseconds,
+# which the servo did not use and which status would show as the last
+# offset) under the loose bound of lib.sh.
 st=$(ctl status)
-python3 - "$st" <<'EOF' || itest_fails=$((itest_fails + 1))
+last=$(grep 'master offset' "$sl/clockd.log" | tail -5 |
+	awk '{ for (i = 1; i <= NF; i++) if ($i == "offset") print ($(i + 1) < 0 ? -$(i + 1) : $(i + 1)) }' |
+	sort -n | tr '\n' ' ')
+python3 - "$st" "$last" "$ITEST_ABS_MAX" <<'EOF' || itest_fails=$((itest_fails + 1))
 import json, sys
 s = json.loads(sys.argv[1])
+last = [int(x) for x in sys.argv[2].split()]
+med = last[len(last) // 2] if last else None
 ok = s["servo_state"] == "locked" and s["ports"][0]["state"] == "SLAVE" and \
-    abs(s["offset_ns"]) < 5000
+    med is not None and med < int(sys.argv[3])
 print(("PASS" if ok else "FAIL") + ": slave still locked after the flood "
-      "(%s, port %s, offset %d ns)" % (s["servo_state"], s["ports"][0]["state"], s["offset_ns"]))
+      "(%s, port %s, last |offsets| %s ns, median %s < %s)" % (s["servo_state"],
+      s["ports"][0]["state"], last, med, sys.argv[3]))
 sys.exit(0 if ok else 1)
 EOF
 [ "$(prio)" = 200 ] && pass "the flood changed nothing (priority1 200)" ||
