@@ -73,6 +73,10 @@ clockclass_sw	gm1	-	-	-	0	0	0	-	4
 clockclass_sw	gm2	-	-	-	0	0	0	-	4
 clockclass_sw	s1	254	545	24	1	0	0	2	5
 clockclass_sw	s2	276	503	16	1	0	0	2	5
+extstep_hw	gm	1	2	2	0	0	0	2	2
+extstep_hw	s1	4	11	15	2	1	0	6	3
+extstep_sw	gm	1	2	2	0	0	0	2	2
+extstep_sw	s1	158	339	20	2	1	0	6	3
 failover3_hw	gm1	-	-	-	0	0	0	-	3
 failover3_hw	gm2	-	-	-	0	0	0	-	4
 failover3_hw	gm3	-	-	-	0	0	0	-	7
@@ -87,6 +91,10 @@ fastsync_hw	gm	1	2	2	0	0	0	2	2
 fastsync_hw	s1	149	267	14	1	0	0	2	3
 fastsync_sw	gm	1	2	2	0	0	0	2	2
 fastsync_sw	s1	175	3374	470	1	0	0	2	3
+followup_hw	gm	1	2	2	0	0	0	2	2
+followup_hw	s1	4	13	23	1	0	0	2	3
+followup_sw	gm	1	2	2	0	0	0	2	2
+followup_sw	s1	118	377	25	1	0	0	2	3
 freq500_hw	gm	1	2	2	0	0	0	2	2
 freq500_hw	s1	5	14	15	1	0	0	2	3
 freq500_sw	gm	1	2	2	0	0	0	2	2
@@ -114,11 +122,11 @@ pair_p2p_hw	s1	5	15	13	1	0	0	2	3
 pair_p2p_sw	gm	-	-	-	0	0	0	-	2
 pair_p2p_sw	s1	176	553	15	1	0	0	2	3
 passive_hw	gm	-	-	-	0	0	0	-	6
-passive_hw	bc	5	12	16	1	0	0	2	15
-passive_hw	s	6	17	26	1	0	0	2	3
+passive_hw	bc	87	1575	16	1	0	0	8	15
+passive_hw	s	110	2872	26	1	0	0	5	3
 passive_sw	gm	-	-	-	0	0	0	-	6
-passive_sw	bc	155	368	41	1	0	0	2	15
-passive_sw	s	245	477	76	1	0	0	2	3
+passive_sw	bc	147	359	41	1	0	0	2	15
+passive_sw	s	233	428	76	1	0	0	2	3
 restart_hw	gm	1	2	2	0	0	0	2	3
 restart_hw	s1	6	29	15	1	0	0	2	8
 restart_sw	gm	1	2	2	0	0	0	2	3
@@ -360,6 +368,18 @@ for m in hw sw; do
 		fi
 	fi
 done
+
+# No engine ever broke netd's protocol (netd_closes: the simulated netd
+# ran netd's own checks of every frame and clock request, libnetd.a's
+# check_send_frame()/check_clock_request(), and closed the connection).
+bad=$(cat "$tmp"/*.sum | awk '$1 == "SUMMARY" { for (i = 2; i <= NF; i++)
+    if ($i ~ /^netd_closes=/ && $i != "netd_closes=0") print $2, $i }')
+n=$(cat "$tmp"/*.sum | grep -c '^SUMMARY.* netd_closes=0\b')
+if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
+	pass "netd_closes=0 on all $n SUMMARY lines"
+else
+	fail "netd closed a connection: ${bad:-no netd_closes field}"
+fi
 
 # ---- determinism and speed
 
