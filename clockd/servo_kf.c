@@ -77,6 +77,10 @@
 #define KF_SW_R0	(500.0 * 500.0)
 #define KF_HW_R0	(50.0 * 50.0)
 #define KF_Q_MIN	0.01	/* ppb^2/s: at least an ordinary crystal's */
+/* The prior wander, ppb^2/s: it counts as KF_PRIOR_N samples of the long
+ * lag's mean square, where the standard-error discount makes q start at
+ * the floor; it then fades as the data come in (at 1 s: over minutes). */
+#define KF_Q0		1.0
 #define KF_R_MIN	1.0	/* ns^2 */
 #define KF_DD_GATE	5.0	/* second differences beyond 5 rms ... */
 #define KF_DD_N		16.0	/* ... once the averages hold 16 samples */
@@ -170,8 +174,8 @@ kf_noise_prior(struct kf *k)
 {
 	k->tau1 = k->interval;
 	k->taul = KF_LAG * k->interval;
-	k->v1 = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q_MIN * pow(k->tau1, 3.0);
-	k->vl = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q_MIN * pow(k->taul, 3.0);
+	k->v1 = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * pow(k->tau1, 3.0);
+	k->vl = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * pow(k->taul, 3.0);
 	k->n1 = k->nl = KF_PRIOR_N;
 	kf_noise(k);
 }
