@@ -34,7 +34,10 @@ fi
 # (ns, over samples from measure_from on), time to lock (s), steps, steps
 # after the first lock, refusals by netd, time spent unlocked after the
 # first lock (s), port state changes.  "-" leaves a figure unbounded (a
-# grandmaster's offset is its reference's, set by the scenario).
+# grandmaster's offset is its reference's, set by the scenario).  Each
+# bound is the figure when it was set, rounded up from: rms x 1.15 + 1,
+# max x 1.15 + 2, lock + 2 s, unlocked x 1.2 + 2 s, state changes + 1;
+# steps, steps after lock and refusals exactly.
 # scenario	node	rms	max	lock	steps	after	refus	unlck	states
 BOUNDS="
 bigoffset_hw	gm	1	2	2	0	0	0	2	2
