@@ -255,3 +255,39 @@ itest_measure() {
 	fi
 	return 0
 }
+
+# itest_measure_selftest DIR: itest_measure on made-up logs, so that its
+# loose bounds are seen to catch what they must: a servo's samples within
+# 600 ns with one 47.6 us late Sync pass (the late one a spike); the same
+# with one sample not locked (s0), and a clock drifting 1 us a sample,
+# fail; a free-running slave's samples at a steady +900 ns pass, drifting
+# ones fail.  (Bounds that matched nothing would pass anything.)
+itest_measure_selftest() {
+	local d=$1 c out ok=1
+	awk -v d="$d" 'BEGIN {
+		split("300 -200 500 -400 100 47602 -300 250 -150 400 -350 200 -100 300 -250 150 -50 350 -300 100", g, " ");
+		for (i = 1; i <= 20; i++) {
+			printf "master offset %d s2 freq -80000 path delay 2400\n", g[i] > (d "/good.log");
+			printf "master offset %d %s freq -80000 path delay 2400\n", g[i], i == 12 ? "s0" : "s2", g[i] > (d "/unlocked.log");
+			printf "master offset %d s2 freq -80000 path delay 2400\n", 1000 * i > (d "/drift.log");
+			printf "master offset %d s0 freq +0 path delay 2400\n", 900 + g[i] % 1000 > (d "/freegood.log");
+			printf "master offset %d s0 freq +0 path delay 2400\n", 1000 * i > (d "/freedrift.log");
+		} }'
+	out=$(itest_measure selftest "$d/good.log" 0 servo 2>&1) &&
+		grep -q '1 of 20 offsets were spikes: 47602' <<<"$out" ||
+		{ ok=0; echo "$out"; }
+	out=$(itest_measure selftest "$d/freegood.log" 0 free 2>&1) ||
+		{ ok=0; echo "$out"; }
+	for c in unlocked:servo drift:servo freedrift:free; do
+		if out=$(itest_measure "selftest ${c%:*}" "$d/${c%:*}.log" 0 "${c#*:}" 2>&1); then
+			ok=0
+			echo "$out"
+		fi
+	done
+	# (the checks ran in subshells: their PASS/FAIL did not count)
+	if [ $ok = 1 ]; then
+		pass "itest_measure self-test: a late Sync is a spike; an unlocked sample, a drift of a servo or of a free-running slave fail"
+	else
+		fail "itest_measure self-test: the checks do not catch what they must"
+	fi
+}
