@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,54 @@ slave_state(const struct cport *p)
 	return p->state == PS_SLAVE || p->state == PS_UNCALIBRATED;
 }
 
+/*
+ * With software time stamps about one Sync in fifty is 25-120 us late, and
+ * the rate ratio of it and its neighbour is then wrong by that over the
+ * Sync interval (86 us at 1 s: 86 ppm); an E2E delay sample takes it times
+ * the time from the Sync to the Delay_Req (up to an interval), and half of
+ * the ten samples of the moving median can come within one interval: the
+ * median moved by 9 us in ptpsim's pair_e2e_sw, seed 1, t = 2803 s.  For
+ * the kalman servo (the default; pi and linreg use every ratio, as
+ * before) with software time stamps (hardware ones are never late) a
+ * ratio is used only when it agrees with the one before it
+ * within RR_AGREE_NS over the interval (a late Sync breaks that for the
+ * three ratios it touches); the first after a reset is taken as it is,
+ * lest the first delay wait for a third Sync.
+ */
+#define RR_AGREE_NS	10000.0
+
+static int
+slave_rr_checked(const struct cport *p)
+{
+	return p->c->servo != NULL &&
+	    servo_get_type(p->c->servo) == SERVO_KALMAN &&
+	    cfg_get_int(p->c->cfg, NULL, "time_stamping") == CFG_TS_SOFTWARE;
+}
+
+/* have_rr: 0 none, 1 a ratio, 2 one that disagrees with the one before. */
+static void
+slave_rate_ratio(struct cport *p)
+{
+	double old = p->rate_ratio;
+	int64_t a, b;
+	int had = p->have_rr;
+
+	if (delay_sync_rate_ratio(&p->prev_sync, &p->last_sync,
+	    &p->rate_ratio) != 0) {
+		p->have_rr = 0;
+		return;
+	}
+	p->have_rr = 1;
+	/* Both were checked on receipt: they convert. */
+	if (!had || !slave_rr_checked(p) ||
+	    ptp_time_to_ns(&p->prev_sync.t2, &a) != 0 ||
+	    ptp_time_to_ns(&p->last_sync.t2, &b) != 0)
+		return;
+	if (fabs(p->rate_ratio - old) * (double)ptp_ns_sat_sub(b, a) >
+	    RR_AGREE_NS)
+		p->have_rr = 2;
+}
+
 /* A complete Sync (+ Follow_Up): compute the offset and feed the servo. */
 static void
 slave_sync_complete(struct cport *p)
@@ -63,8 +112,7 @@ slave_sync_complete(struct cport *p)
 	p->last_sync = p->sync;
 	p->last_sync_valid = 1;
 	if (p->prev_sync_valid)
-		p->have_rr = delay_sync_rate_ratio(&p->prev_sync,
-		    &p->last_sync, &p->rate_ratio) == 0;
+		slave_rate_ratio(p);
 	if (!p->have_delay)
 		return;		/* no path delay yet: wait (as ptp4l) */
 	rc = delay_offset(&p->sync, p->asymmetry, p->path_delay, &offset,
@@ -165,6 +213,9 @@ slave_delay_complete(struct cport *p, int64_t raw)
 {
 	p->path_delay = filter_sample(p->delay_filter, raw);
 	p->have_delay = 1;
+	log_debug("port %u: delay sample %" PRId64 " ns, filtered %" PRId64
+	    " ns (%d held)", p->identity.port_number, delay_scaled_to_ns(raw),
+	    delay_scaled_to_ns(p->path_delay), filter_count(p->delay_filter));
 	port_delay_sampled(p);
 }
 
@@ -177,7 +228,7 @@ slave_e2e_complete(struct cport *p)
 	p->dreq_pending = 0;
 	/* Without a rate ratio the sample is biased by the frequency error;
 	 * one such sample in the filter bends the servo's estimate. */
-	if (!p->last_sync_valid || !p->have_rr)
+	if (!p->last_sync_valid || p->have_rr != 1)
 		return;
 	rc = delay_e2e(&p->last_sync, &p->dreq, p->asymmetry, p->rate_ratio,
 	    &mpd, &p->dstats);

@@ -17,8 +17,11 @@
  * minimum-variance law for this model (what remains at the next sample is
  * the estimation error).  The filter is therefore the whole design.
  *
- *  - Acquisition: sample 1 is kept; sample 2 gives d from the slope of the
- *    two; then JUMP (servo_step_wanted(), on the raw offset) or LOCKED.
+ *  - Acquisition: with hardware time stamps sample 1 is kept and sample 2
+ *    gives d from the slope of the two; with software ones, where one
+ *    Sync in fifty is tens of us late, KF_ACQ_SW samples give d and the
+ *    phase from their robust (Theil-Sen) line; then JUMP
+ *    (servo_step_wanted(), on that phase) or LOCKED.
  *  - Noise, from the data rather than from configuration.  x, the phase
  *    the clock would have without corrections (z plus the integral of c),
  *    has second differences whose variance over a lag of tau is
@@ -66,6 +69,14 @@
 #define KF_RUN_MAX_S	8.0
 #define KF_RUN_CAP	160	/* the most kept (10 s at 16 Hz) */
 #define KF_RESUME_N	3	/* samples after a reset: one may be late */
+/* Samples before the first decision: with hardware time stamps two (the
+ * drift from their slope, at once, as ptp4l); with software ones
+ * KF_ACQ_SW, whose robust line gives the drift and the phase (a late Sync
+ * among them moves neither), and by which time the path delay the step
+ * rests on is a median of several exchanges. */
+#define KF_ACQ_HW	2
+#define KF_ACQ_SW	5
+#define KF_ACQ_MAX	8
 #define KF_BIAS		1.5	/* |mean normalized innovation| beyond */
 #define KF_BIAS_AVG	8.0	/* samples in that mean */
 #define KF_LAG		64	/* samples: the lag that sees the wander */
@@ -100,6 +111,10 @@ struct kf {
 	double theta, d;	/* the estimate after the last sample */
 	double p00, p01, p11;	/* its covariance, ns^2, ns ppb, ppb^2 */
 	int64_t z0;		/* sample 1 */
+	int acq_n;		/* samples before the first decision */
+	double az[KF_ACQ_MAX];	/* them, ns ... */
+	double at[KF_ACQ_MAX];	/* ... at s from sample 1 */
+	int naz;
 	double rz[KF_RESUME_N];	/* the samples after a reset */
 	int nrz;
 	uint64_t t0;
@@ -274,24 +289,89 @@ kf_start(struct kf *k, double z, double pdd, double pzd)
 	k->phase = KF_RUN_;
 }
 
-/* Sample 2: the drift from the two, then the first decision. */
+static int
+kf_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+kf_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(v[0]), kf_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/*
+ * The acquisition's n samples (no correction changed among them): the
+ * drift is the median of the pairwise slopes and the phase now the median
+ * of the samples carried to now along it (Theil-Sen), so that one late
+ * Sync moves neither.  Their variances are those of a least-squares line
+ * (n equally spaced samples over span: slope 12 r (n-1) / (n (n+1)
+ * span^2), end point 2 r (2n-1) / (n (n+1)), covariance 6 r (n-1) /
+ * (n (n+1) span)), which for n = 2 is the two-sample slope exactly.
+ */
+static void
+kf_line(struct kf *k, double *theta, double *slope, double *p00,
+    double *pdd, double *pzd)
+{
+	double v[KF_ACQ_MAX * (KF_ACQ_MAX - 1) / 2], n = k->naz;
+	double span = k->at[k->naz - 1] - k->at[0], end = k->at[k->naz - 1];
+	int i, j, m = 0;
+
+	for (i = 0; i < k->naz; i++)
+		for (j = i + 1; j < k->naz; j++)
+			if (k->at[j] > k->at[i])
+				v[m++] = (k->az[j] - k->az[i]) /
+				    (k->at[j] - k->at[i]);
+	*slope = m > 0 ? kf_median(v, m) : 0.0;
+	for (i = 0; i < k->naz; i++)
+		v[i] = k->az[i] + *slope * (end - k->at[i]);
+	*theta = kf_median(v, k->naz);
+	*p00 = k->r * 2.0 * (2.0 * n - 1.0) / (n * (n + 1.0));
+	*pdd = 12.0 * k->r * (n - 1.0) / (n * (n + 1.0) * span * span);
+	*pzd = 6.0 * k->r * (n - 1.0) / (n * (n + 1.0) * span);
+}
+
+/* Samples 2..acq_n: then the drift from them, and the first decision. */
 static double
 kf_first(struct kf *k, int64_t z, uint64_t ts, enum servo_state *state)
 {
 	double dt = (double)(ts - k->t0) / SERVO_NSEC_PER_SEC;
 	double slope = ((double)z - (double)k->z0) / dt;
+	double theta = (double)z, p00 = k->r, pdd, pzd;
 
+	if (k->acq_n > 2) {
+		if (!(dt > k->at[k->naz - 1])) {
+			*state = SERVO_UNLOCKED;
+			return k->c;
+		}
+		k->az[k->naz] = (double)z;
+		k->at[k->naz++] = dt;
+		if (k->naz < k->acq_n) {
+			*state = SERVO_UNLOCKED;
+			return k->c;
+		}
+		kf_line(k, &theta, &slope, &p00, &pdd, &pzd);
+	} else {
+		/* d's error is the difference of two measurement errors
+		 * over dt, correlated with the error of z (1.0 r / dt). */
+		pdd = 2.0 * k->r / (dt * dt);
+		pzd = k->r / dt;
+	}
 	k->acc += k->c * dt;
 	kf_hist_add(k, z, ts);
 	k->d = servo_clamp(&k->base, k->c + slope);
 	k->have_d = 1;
-	/* d's error is the difference of two measurement errors over dt,
-	 * and it is correlated with the error of z (1.0 * r / dt). */
-	kf_start(k, (double)z, 2.0 * k->r / (dt * dt), k->r / dt);
+	kf_start(k, theta, pdd, pzd);
+	k->p00 = p00;
 	k->last_ts = ts;
-	if (servo_step_wanted(&k->base, fabs((double)z))) {
-		/* The caller steps by -z: the phase is then z's error. */
-		k->theta = 0.0;
+	if (servo_step_wanted(&k->base, fabs(theta))) {
+		/* The caller steps by -z: the phase is then the line's
+		 * value less z (0 for two samples). */
+		k->theta = theta - (double)z;
 		k->acc += (double)z;
 		k->last_ts -= (uint64_t)z;
 		kf_hist_clear(k);
@@ -492,14 +572,6 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 	return kf_control(k);
 }
 
-static int
-kf_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * After a reset the frequency is held at the drift, so the offsets stay
  * where they are; the median of KF_RESUME_N of them starts the phase (the
@@ -562,6 +634,9 @@ kf_sample(struct servo *s, int64_t offset, uint64_t local_ts, double weight,
 			*state = SERVO_LOCKED;
 			return k->c;
 		}
+		k->az[0] = (double)offset;
+		k->at[0] = 0.0;
+		k->naz = 1;
 		k->phase = KF_ONE;
 		*state = SERVO_UNLOCKED;
 		return k->c;
@@ -627,6 +702,7 @@ kf_create(double init_freq, int sw_ts, double r, double q)
 	k->c = init_freq;
 	k->d = init_freq;
 	k->r0 = sw_ts ? KF_SW_R0 : KF_HW_R0;
+	k->acq_n = sw_ts ? KF_ACQ_SW : KF_ACQ_HW;
 	k->r = k->r0;
 	k->q = KF_Q_MIN;
 	k->fix_r = r;

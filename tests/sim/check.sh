@@ -43,7 +43,7 @@ BOUNDS="
 bigoffset_hw	gm	1	2	2	0	0	0	2	2
 bigoffset_hw	s1	5	13	15	1	0	0	2	3
 bigoffset_sw	gm	1	2	2	0	0	0	2	2
-bigoffset_sw	s1	177	319	15	1	0	0	2	3
+bigoffset_sw	s1	182	543	18	1	0	0	2	3
 chain10_hw	gm	-	-	-	0	0	0	-	2
 chain10_hw	bc1	5	13	16	1	0	0	2	5
 chain10_hw	bc2	6	16	24	1	0	0	2	5
@@ -57,16 +57,16 @@ chain10_hw	bc9	17	40	120	1	0	0	2	5
 chain10_hw	bc10	22	70	135	1	0	0	2	5
 chain10_hw	s	28	70	139	1	0	0	2	3
 chain10_sw	gm	-	-	-	0	0	0	-	2
-chain10_sw	bc1	162	397	16	1	0	0	2	5
-chain10_sw	bc2	288	556	24	1	0	0	2	5
-chain10_sw	bc3	416	738	37	1	0	0	2	5
+chain10_sw	bc1	172	365	19	1	0	0	2	5
+chain10_sw	bc2	249	487	27	1	0	0	2	5
+chain10_sw	bc3	431	858	30	1	0	0	2	5
 chain10_sw	bc4	598	1224	43	1	0	0	2	5
 chain10_sw	bc5	875	1921	51	1	0	0	2	5
 chain10_sw	bc6	1028	2831	69	1	0	0	2	5
-chain10_sw	bc7	1420	5158	75	1	0	0	2	5
+chain10_sw	bc7	993	1908	84	1	0	0	2	5
 chain10_sw	bc8	1705	4643	92	1	0	0	2	5
-chain10_sw	bc9	1870	5076	99	1	0	0	2	5
-chain10_sw	bc10	1973	5626	104	1	0	0	2	5
+chain10_sw	bc9	1405	3149	108	1	0	0	2	5
+chain10_sw	bc10	1669	3835	114	1	0	0	2	5
 chain10_sw	s	2189	7622	404	1	0	0	2	3
 clockclass_hw	gm1	-	-	-	0	0	0	-	4
 clockclass_hw	gm2	-	-	-	0	0	0	-	4
@@ -75,7 +75,7 @@ clockclass_hw	s2	168	385	15	1	0	0	2	5
 clockclass_sw	gm1	-	-	-	0	0	0	-	4
 clockclass_sw	gm2	-	-	-	0	0	0	-	4
 clockclass_sw	s1	254	545	24	1	0	0	2	5
-clockclass_sw	s2	276	503	16	1	0	0	2	5
+clockclass_sw	s2	307	586	18	1	0	0	2	5
 extstep_hw	gm	1	2	2	0	0	0	2	2
 extstep_hw	s1	4	11	15	2	1	0	6	3
 extstep_sw	gm	1	2	2	0	0	0	2	2
@@ -89,7 +89,7 @@ failover3_sw	gm1	-	-	-	0	0	0	-	3
 failover3_sw	gm2	-	-	-	0	0	0	-	4
 failover3_sw	gm3	-	-	-	0	0	0	-	7
 failover3_sw	s1	204	793	27	1	0	0	2	11
-failover3_sw	s2	195	805	15	1	0	0	2	11
+failover3_sw	s2	218	496	18	1	0	0	2	11
 fastsync_hw	gm	1	2	2	0	0	0	2	2
 fastsync_hw	s1	149	267	14	1	0	0	2	3
 fastsync_sw	gm	1	2	2	0	0	0	2	2
@@ -97,7 +97,7 @@ fastsync_sw	s1	175	3374	470	1	0	0	2	3
 followup_hw	gm	1	2	2	0	0	0	2	2
 followup_hw	s1	4	13	23	1	0	0	2	3
 followup_sw	gm	1	2	2	0	0	0	2	2
-followup_sw	s1	118	377	25	1	0	0	2	3
+followup_sw	s1	111	246	28	1	0	0	2	3
 freq500_hw	gm	1	2	2	0	0	0	2	2
 freq500_hw	s1	5	14	15	1	0	0	2	3
 freq500_sw	gm	1	2	2	0	0	0	2	2
@@ -106,7 +106,7 @@ latestart_hw	gm	1	2	2	0	0	0	2	2
 latestart_hw	s1	5	13	-	1	0	0	2	3
 latestart_hw	s2	5	12	-	1	0	0	2	3
 latestart_sw	gm	1	2	2	0	0	0	2	2
-latestart_sw	s1	249	421	-	1	0	0	2	3
+latestart_sw	s1	213	571	-	1	0	0	2	3
 latestart_sw	s2	148	451	-	1	0	0	2	3
 linkflap_hw	gm	1	2	2	0	0	0	2	8
 linkflap_hw	s1	20	150	15	1	0	0	2	11
@@ -133,18 +133,18 @@ passive_hw	bc	87	1575	16	1	0	0	8	15
 passive_hw	s	110	2872	26	1	0	0	5	3
 passive_sw	gm	-	-	-	0	0	0	-	6
 passive_sw	bc	147	359	41	1	0	0	2	15
-passive_sw	s	233	428	76	1	0	0	2	3
+passive_sw	s	313	1280	132	1	0	0	2	3
 restart_hw	gm	1	2	2	0	0	0	2	3
 restart_hw	s1	6	29	15	1	0	0	2	8
 restart_sw	gm	1	2	2	0	0	0	2	3
-restart_sw	s1	217	1366	15	1	0	0	5	8
+restart_sw	s1	223	2331	19	1	0	0	10	8
 slaveonly_hw	gm1	116	117	2	0	0	0	2	2
 slaveonly_hw	gm2	1	2	2	0	0	0	2	2
 slaveonly_hw	s1	87	168	16	1	0	0	2	6
 slaveonly_hw	s2	85	127	16	1	0	0	2	6
 slaveonly_sw	gm1	116	117	2	0	0	0	2	2
 slaveonly_sw	gm2	1	2	2	0	0	0	2	2
-slaveonly_sw	s1	238	393	23	1	0	0	2	6
+slaveonly_sw	s1	282	636	24	1	0	0	2	6
 slaveonly_sw	s2	267	1062	40	1	0	0	2	6
 slew_hw	gm	1	2	2	0	0	0	2	2
 slew_hw	s1	4	8	275	0	0	0	2	3
@@ -398,6 +398,32 @@ if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
 	pass "netd_closes=0 on all $n SUMMARY lines"
 else
 	fail "netd closed a connection: ${bad:-no netd_closes field}"
+fi
+
+# Acquisition with software time stamps (issue 12, item 5), seeds 1-10 of
+# pair_e2e_sw: the first step never rests on a path delay that one late
+# frame moved (|offset| at the sample after the step: measured at most
+# 2.0 us, bound 3 us; before kalman's 5-sample acquisition and the rate
+# ratio check, seed 1 was -20.6 us), and the median lock_s - slave_s is
+# at most 8 s (measured 7.0 s; before, 10.5 s).  Over 100 seeds now:
+# median 8 s, 68 of 100 within 10 s (tests/bench/results/servo.md).
+acq_bad= acq_locks=
+for s in 1 2 3 4 5 6 7 8 9 10; do
+	out=$tmp/acq.$s
+	"$SIM" -s $s -o "$out.trace" "$SCEN/pair_e2e_sw.sim" >"$out.sum" \
+	    2>/dev/null || { acq_bad="$acq_bad $s:ptpsim"; continue; }
+	o=$(awk '$2 == "s1" && $6 == "jump" { j = 1; next }
+	    j && $2 == "s1" { print $3 < 0 ? -$3 : $3; exit }' "$out.trace")
+	le "${o:-1e99}" 3000 || acq_bad="$acq_bad $s:${o:-nostep}ns"
+	acq_locks="$acq_locks $(awk -v l="$(summary "$out.sum" s1 lock_s)" \
+	    -v s="$(summary "$out.sum" s1 slave_s)" 'BEGIN { print l - s }')"
+done
+acq_med=$(echo $acq_locks | tr ' ' '\n' | sort -n |
+    awk '{ v[NR] = $1 } END { print (v[5] + v[6]) / 2 }')
+if [ -z "$acq_bad" ] && le "$acq_med" 8; then
+	pass "pair_e2e_sw seeds 1-10: |offset| after the step <= 3 us, median lock $acq_med s after slave (each:$acq_locks)"
+else
+	fail "pair_e2e_sw seeds 1-10: step off:${acq_bad:- none}; median lock $acq_med s after slave (bound 8;$acq_locks)"
 fi
 
 # ---- determinism and speed

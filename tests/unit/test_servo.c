@@ -829,11 +829,16 @@ test_kalman_reset(void **state)
 	int k;
 
 	(void)state;
-	servo_sample(s, 1000, t, 1.0, &st);
-	f = servo_sample(s, 6000, t += NS, 1.0, &st);
-	/* 6000 ns < 20 us: no step; drifting +5 ppm, found */
+	/* software time stamps: 5 samples before the first decision */
+	servo_sample(s, -4000, t, 1.0, &st);
+	for (k = 1; k < 4; k++) {
+		servo_sample(s, -4000 + 5000 * k, t += NS, 1.0, &st);
+		assert_int_equal(st, SERVO_UNLOCKED);
+	}
+	f = servo_sample(s, 16000, t += NS, 1.0, &st);
+	/* 16000 ns < 20 us: no step; drifting +5 ppm, found */
 	assert_int_equal(st, SERVO_LOCKED);
-	assert_true(f < -5000.0);
+	assert_true(f < -4000.0);
 	/* then the clock follows: offsets 0 */
 	for (k = 0; k < 30; k++)
 		f = servo_sample(s, 0, t += NS, 1.0, &st);
@@ -859,6 +864,52 @@ test_kalman_reset(void **state)
 	servo_sample(s, 0, t += NS, 1.0, &st);
 	assert_int_equal(servo_last_outlier(s), 0);
 	servo_destroy(s);
+}
+
+/*
+ * kalman's acquisition with software time stamps: five samples, whose
+ * robust line gives the drift and the phase the step is made from.  A
+ * clock 1.5 s and +80 ppm off, one Sync 60 us late among them (the 2nd,
+ * then the 5th, the one the step is made on): the drift is found within
+ * 1 ppb, and the phase left after the step by -z is the lateness, so the
+ * next (true) offset 0 is no surprise.  Before, the second sample decided
+ * alone: 60 ppm off, and a step 60 us wrong that the filter believed.
+ */
+static void
+test_kalman_acq_late(void **state)
+{
+	struct servo *s;
+	enum servo_state st;
+	uint64_t t;
+	int64_t z;
+	double f;
+	int late, k;
+
+	(void)state;
+	for (late = 1; late <= 4; late += 3) {
+		s = make(SERVO_KALMAN, 1, NULL);
+		t = (uint64_t)T0;
+		for (k = 0; k < 5; k++) {
+			z = 1500000000 + 80000 * k + (k == late ? 60000 : 0);
+			f = servo_sample(s, z, t, 1.0, &st);
+			if (k < 4) {
+				assert_int_equal(st, SERVO_UNLOCKED);
+				t += NS;
+			}
+		}
+		assert_int_equal(st, SERVO_JUMP);
+		/* stepped by -z: the clock is now z - true = 60 us behind
+		 * (late 4), which the servo knows: 60 ppm faster for the
+		 * next second, then the offset is 0 */
+		assert_float_equal(f, -80000.0 + (late == 4 ? 60000.0 : 0.0),
+		    1.0);
+		t += NS - (uint64_t)z;
+		f = servo_sample(s, 0, t, 1.0, &st);
+		assert_int_equal(st, SERVO_LOCKED);
+		assert_int_equal(servo_last_outlier(s), 0);
+		assert_float_equal(f, -80000.0, 1.0);
+		servo_destroy(s);
+	}
 }
 
 /* kalman on offsets beyond int64 differences and time going back. */
@@ -931,6 +982,7 @@ main(void)
 		cmocka_unit_test(test_pi_hostile_offsets),
 		cmocka_unit_test(test_kalman_sequence),
 		cmocka_unit_test(test_kalman_reset),
+		cmocka_unit_test(test_kalman_acq_late),
 		cmocka_unit_test(test_kalman_hostile),
 		cmocka_unit_test(test_sim_pi_1s),
 		cmocka_unit_test(test_sim_pi_16hz),
