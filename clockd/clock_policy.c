@@ -123,6 +123,7 @@ cpol_sanity_reset(struct cpol_sanity *s)
 {
 	s->freq_known = 0;
 	s->have_last = 0;
+	s->suspect = 0;
 	s->min_freq = s->max_freq = s->cur_freq = 0.0;
 }
 
@@ -161,6 +162,7 @@ cpol_sanity_sample(struct cpol_sanity *s, int64_t ts, int64_t mono)
 		if (ptp_ns_sub(ts, s->last_ts, &dts) != 0) {
 			/* Beyond int64 ns: a jump if anything is. */
 			s->have_last = 0;
+			s->suspect = 1;
 			return ts > s->last_ts ? 1 : -1;
 		}
 		dmono = mono - s->last_mono;
@@ -178,6 +180,7 @@ cpol_sanity_sample(struct cpol_sanity *s, int64_t ts, int64_t mono)
 			r = 1;
 		else if (hi < -s->limit)
 			r = -1;
+		s->suspect = r != 0;
 	}
 	s->have_last = 1;
 	s->last_ts = ts;

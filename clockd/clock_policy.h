@@ -91,6 +91,9 @@ struct cpol_sanity {
 	double cur_freq, min_freq, max_freq;	/* since the last sample */
 	int have_last;
 	int64_t last_ts, last_mono;
+	/* The last comparison failed: the clock is not to be called locked
+	 * until one passes (samples < 1 s apart are not compared). */
+	int suspect;
 };
 
 void	cpol_sanity_init(struct cpol_sanity *s, double limit_ppb);

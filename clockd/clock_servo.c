@@ -462,6 +462,14 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	} else if (st != SERVO_UNLOCKED) {
 		c->wait_delay_valid = 0;
 	}
+	/* A clock that failed its last check is not locked, whatever the
+	 * servo says, until a check passes again: ptp4l's PI, reset, needs
+	 * two samples before it says more than "unlocked", but kalman's
+	 * reset keeps its drift (right for a new master) and would call the
+	 * clock locked at the very next sample, between two checks. */
+	if (c->sanity.suspect &&
+	    (st == SERVO_LOCKED || st == SERVO_LOCKED_STABLE))
+		st = SERVO_UNLOCKED;
 	c->servo_state = st;
 	if (cfg_get_int(c->cfg, NULL, "free_running")) {
 		clock_log_sample(c, p, offset, c->freq_ppb, delay);

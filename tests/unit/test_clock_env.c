@@ -84,6 +84,7 @@ static struct world {
 	unsigned	 adjs, steps, refused;
 	int64_t		 last_adj, min_gap;
 	int64_t		 next_sync;
+	int64_t		 sync_period;	/* 0: 1 s */
 } W;
 
 static struct clockd clk;
@@ -351,7 +352,7 @@ run_until(int64_t end)
 			W.work += RX_COST_NS;
 			clock_synchronize(&clk, &clk.ports[0], now + off, off,
 			    1000);
-			W.next_sync += S;
+			W.next_sync += W.sync_period ? W.sync_period : S;
 		}
 		/* The rest of the burst: replies that came meanwhile. */
 		replies_run(W.cache + W.work);
@@ -553,6 +554,59 @@ struct ee_probe {
 	int			 fired;
 };
 
+/*
+ * sanity_freq_limit with the default servo: a clock 300 ppm off the rate
+ * it was set to fails the clock check at every comparison, and the servo
+ * must start over each time, as ptp4l's does, so the clock is never
+ * reported locked.  The check compares samples >= 1 s apart: with Syncs
+ * 0.999 s apart (a master a little fast, or jitter) every other sample is
+ * compared, so the servo has one sample between two checks.  kalman's servo_reset() keeps the drift
+ * (right for a new master), and with it alone the insane clock was locked
+ * again at the sample after each check.  The same clock with the check off
+ * (limit 0) locks: what keeps it unlocked is the check.
+ */
+static unsigned
+run_insane(int limit)
+{
+	int64_t t0 = W.cache;
+	unsigned i, locked = 0;
+
+	assert_int_equal(cfg_set_int(cfg, NULL, "clock_servo",
+	    CFG_SERVO_KALMAN), 0);
+	assert_int_equal(cfg_set_int(cfg, NULL, "sanity_freq_limit", limit),
+	    0);
+	W.err_ppb = 300000;
+	W.sync_period = S - MS;
+	assert_int_equal(clock_init(&clk, &fake_env, cfg), 0);
+	connect_netd();
+	W.next_sync = t0 + S / 2;
+	for (i = 1; i <= 60; i++) {
+		run_until(t0 + (int64_t)i * S);
+		if (i > 10 && (clk.servo_state == SERVO_LOCKED ||
+		    clk.servo_state == SERVO_LOCKED_STABLE))
+			locked++;
+	}
+	print_message("sanity_freq_limit %d: %u of 50 samples locked, %"
+	    PRIu64 " clock check failures\n", limit, locked, clk.insane);
+	return locked;
+}
+
+static void
+test_insane_never_locks(void **state)
+{
+	(void)state;
+	assert_int_equal(run_insane(100000), 0);
+	assert_true(clk.insane >= 20);
+}
+
+static void
+test_insane_check_off_locks(void **state)
+{
+	(void)state;
+	assert_true(run_insane(0) >= 40);
+	assert_int_equal(clk.insane, 0);
+}
+
 static void
 ee_fired(void *arg)
 {
@@ -638,6 +692,10 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_passive_stays, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_insane_never_locks, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_insane_check_off_locks,
+		    setup, teardown),
 		cmocka_unit_test(test_env_event_never_early),
 	};
 

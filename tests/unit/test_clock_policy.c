@@ -217,13 +217,20 @@ test_sanity(void **state)
 	/* 1.3 s in 1 s: 30 % fast, beyond 20 %. */
 	assert_int_equal(cpol_sanity_sample(&s, ts + 6 * NS + 3 * NS / 10,
 	    mono + 6 * NS), 1);
+	assert_int_equal(s.suspect, 1);
+	/* Not compared (too soon): still suspect. */
+	assert_int_equal(cpol_sanity_sample(&s, ts + 6 * NS + 4 * NS / 10,
+	    mono + 6 * NS + 1), 0);
+	assert_int_equal(s.suspect, 1);
 	/* It jumped back by 5 s. */
 	assert_int_equal(cpol_sanity_sample(&s, ts + 2 * NS,
 	    mono + 7 * NS), -1);
-	/* A step clockd made is accounted for. */
+	assert_int_equal(s.suspect, 1);
+	/* A step clockd made is accounted for; a passed check clears it. */
 	cpol_sanity_step(&s, 10 * NS);
 	assert_int_equal(cpol_sanity_sample(&s, ts + 13 * NS,
 	    mono + 8 * NS), 0);
+	assert_int_equal(s.suspect, 0);
 	/* Running 30 % fast because clockd set +30 %: sane. */
 	cpol_sanity_set_freq(&s, 300000000.0);
 	assert_int_equal(cpol_sanity_sample(&s, ts + 14 * NS + 3 * NS / 10,
