@@ -404,6 +404,16 @@ setup(void **state)
 	return 0;
 }
 
+/* The same with the default servo (kalman). */
+static int
+setup_kalman(void **state)
+{
+	setup(state);
+	assert_int_equal(cfg_set_int(cfg, NULL, "clock_servo",
+	    CFG_SERVO_KALMAN), 0);
+	return 0;
+}
+
 static int
 teardown(void **state)
 {
@@ -690,6 +700,12 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interval_after_reconnect,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interval_exact_timers,
+		    setup_kalman, teardown),
+		cmocka_unit_test_setup_teardown(test_interval_at_step,
+		    setup_kalman, teardown),
+		cmocka_unit_test_setup_teardown(test_interval_after_reconnect,
+		    setup_kalman, teardown),
 		cmocka_unit_test_setup_teardown(test_passive_stays, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_insane_never_locks, setup,
