@@ -173,8 +173,8 @@ ITEST_SPIKE_PCT=${ITEST_SPIKE_PCT:-20}
 # shown and counted, may be at most ITEST_SPIKE_PCT % of the samples, and
 # are left out.  A spike is what clockd's pi spike filter takes for one:
 # |offset - median| > 6 x the mean |offset - median| and > 2 us, and, in
-# mode servo, a line that says so ("spike, not used").  (The kalman servo
-# logs the offsets its gate kept out as plain samples.)
+# mode servo, a line that says so ("spike, not used"; the kalman servo
+# logs the offsets its gate keeps out the same way).
 #   MODE servo - a slave that disciplines its clock (clockd).  Bounds on
 #     the rest: RMS < ITEST_RMS_MAX ns, max |offset| < ITEST_ABS_MAX ns,
 #     and every sample locked (s2 or s3).
