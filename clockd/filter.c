@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "filter.h"
@@ -126,6 +127,58 @@ filter_sample(struct filter *f, int64_t v)
 {
 	return f->type == FILTER_MOVING_MEDIAN ? median_sample(f, v) :
 	    average_sample(f, v);
+}
+
+/*
+ * The mean of the held samples within k robust standard deviations
+ * (1.4826 times the median absolute deviation) of their median.  The
+ * median is what the offset needs only for a symmetric distribution: the
+ * Sync's leg of an offset carries the mean of its delay, and with one-
+ * sided queueing (packet delay variation) or a bimodal receive latency
+ * the median of the path delays sits below that mean, a bias the offset
+ * keeps for good.  The band still drops the late time stamps the median
+ * is there for (IEEE 1588-2019 leaves the delay filter to the
+ * implementation, 11.3).  For a moving average: the average.
+ */
+int64_t
+filter_band_mean(const struct filter *f, double k)
+{
+	const int64_t *v = f->val;
+	const int *o = f->order;
+	__int128 sum = 0;
+	double med, mad, dlo, dhi, band;
+	int n = f->cnt, lo, hi, i, m;
+
+	if (n == 0)
+		return 0;
+	if (f->type != FILTER_MOVING_MEDIAN)
+		return (int64_t)(f->sum / n);
+	med = n % 2 ? (double)v[o[n / 2]] :
+	    ((double)v[o[n / 2 - 1]] + (double)v[o[n / 2]]) / 2.0;
+	/* The deviations in increasing order, merged outward from the
+	 * middle of the sorted samples: the (n+1)/2-th is the MAD. */
+	lo = (n - 1) / 2;
+	hi = lo + 1;
+	mad = 0.0;
+	for (m = 0; m < (n + 1) / 2; m++) {
+		dlo = lo >= 0 ? med - (double)v[o[lo]] : INFINITY;
+		dhi = hi < n ? (double)v[o[hi]] - med : INFINITY;
+		if (dlo <= dhi) {
+			mad = dlo;
+			lo--;
+		} else {
+			mad = dhi;
+			hi++;
+		}
+	}
+	band = k * 1.4826 * mad;
+	for (i = 0, m = 0; i < n; i++) {
+		if (fabs((double)v[o[i]] - med) <= band) {
+			sum += v[o[i]];
+			m++;
+		}
+	}
+	return m > 0 ? (int64_t)(sum / m) : (int64_t)med;
 }
 
 int

@@ -39,6 +39,9 @@ int64_t filter_sample(struct filter *f, int64_t v);
 void filter_reset(struct filter *f);
 /* Samples held, 0..length. */
 int filter_count(const struct filter *f);
+/* A median filter's robust mean: the mean of the samples held within k
+ * robust standard deviations of their median (filter.c says why). */
+int64_t filter_band_mean(const struct filter *f, double k);
 
 /*
  * tsproc_mode (same values as enum cfg_tsproc): which delay the offset

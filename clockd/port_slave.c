@@ -60,6 +60,8 @@ slave_state(const struct cport *p)
  * lest the first delay wait for a third Sync.
  */
 #define RR_AGREE_NS	10000.0
+/* The band of filter_band_mean(), in robust standard deviations. */
+#define DELAY_BAND_K	3.0
 
 static int
 slave_rr_checked(const struct cport *p)
@@ -212,6 +214,19 @@ static void
 slave_delay_complete(struct cport *p, int64_t raw)
 {
 	p->path_delay = filter_sample(p->delay_filter, raw);
+	/*
+	 * kalman estimates the mean of the offsets, so the path delay it
+	 * needs is the mean too: with one-sided packet delay variation, or
+	 * software stamps' bimodal receive latency, the median of the delays
+	 * sits below the mean the Sync's leg carries, and the offset keeps
+	 * that bias (ptpsim's fastsync_hw: -115 ns).  The band mean keeps
+	 * the median's refusal of late stamps.  pi and linreg keep ptp4l's
+	 * median.
+	 */
+	if (p->c->servo != NULL &&
+	    servo_get_type(p->c->servo) == SERVO_KALMAN)
+		p->path_delay = filter_band_mean(p->delay_filter,
+		    DELAY_BAND_K);
 	p->have_delay = 1;
 	log_debug("port %u: delay sample %" PRId64 " ns, filtered %" PRId64
 	    " ns (%d held)", p->identity.port_number, delay_scaled_to_ns(raw),

@@ -37,7 +37,11 @@ fi
 # grandmaster's offset is its reference's, set by the scenario).  Each
 # bound is the figure when it was set, rounded up from: rms x 1.15 + 1,
 # max x 1.15 + 2, lock + 2 s, unlocked x 1.2 + 2 s, state changes + 1;
-# steps, steps after lock and refusals exactly.
+# steps, steps after lock and refusals exactly.  Set again after kalman's
+# band-mean path delay (port_slave.c): the rows of fastsync_hw, pair_*_sw
+# (better), and chain10_*, extstep_sw, followup_sw, restart_hw,
+# slaveonly_hw, whose seed-1 max or lock moved up while over 10-20 seeds
+# their median RMS fell and their worst max did not rise.
 # scenario	node	rms	max	lock	steps	after	refus	unlck	states
 BOUNDS="
 bigoffset_hw	gm	1	2	2	0	0	0	2	2
@@ -46,26 +50,26 @@ bigoffset_sw	gm	1	2	2	0	0	0	2	2
 bigoffset_sw	s1	182	543	18	1	0	0	2	3
 chain10_hw	gm	-	-	-	0	0	0	-	2
 chain10_hw	bc1	5	13	16	1	0	0	2	5
-chain10_hw	bc2	6	16	24	1	0	0	2	5
+chain10_hw	bc2	6	16	30	1	0	0	2	5
 chain10_hw	bc3	7	21	37	1	0	0	2	5
 chain10_hw	bc4	8	23	43	1	0	0	2	5
 chain10_hw	bc5	9	25	54	1	0	0	2	5
 chain10_hw	bc6	12	32	68	1	0	0	2	5
 chain10_hw	bc7	14	36	85	1	0	0	2	5
-chain10_hw	bc8	14	37	101	1	0	0	2	5
-chain10_hw	bc9	17	40	120	1	0	0	2	5
+chain10_hw	bc8	14	48	101	1	0	0	2	5
+chain10_hw	bc9	17	60	120	1	0	0	2	5
 chain10_hw	bc10	22	70	135	1	0	0	2	5
-chain10_hw	s	28	70	139	1	0	0	2	3
+chain10_hw	s	28	130	139	1	0	0	2	3
 chain10_sw	gm	-	-	-	0	0	0	-	2
 chain10_sw	bc1	172	365	19	1	0	0	2	5
 chain10_sw	bc2	249	487	27	1	0	0	2	5
 chain10_sw	bc3	431	858	30	1	0	0	2	5
 chain10_sw	bc4	542	1009	41	1	0	0	2	5
 chain10_sw	bc5	664	1181	52	1	0	0	2	5
-chain10_sw	bc6	782	1443	67	1	0	0	2	5
+chain10_sw	bc6	782	5549	67	1	0	0	2	5
 chain10_sw	bc7	993	1908	84	1	0	0	2	5
 chain10_sw	bc8	1189	2398	91	1	0	0	2	5
-chain10_sw	bc9	1405	3149	108	1	0	0	2	5
+chain10_sw	bc9	1405	3883	108	1	0	0	2	5
 chain10_sw	bc10	1669	3835	114	1	0	0	2	5
 chain10_sw	s	1948	4253	196	1	0	0	2	3
 clockclass_hw	gm1	-	-	-	0	0	0	-	4
@@ -79,7 +83,7 @@ clockclass_sw	s2	307	586	18	1	0	0	2	5
 extstep_hw	gm	1	2	2	0	0	0	2	2
 extstep_hw	s1	4	11	15	2	1	0	6	3
 extstep_sw	gm	1	2	2	0	0	0	2	2
-extstep_sw	s1	159	366	20	2	1	0	6	3
+extstep_sw	s1	159	469	20	2	1	0	6	3
 failover3_hw	gm1	-	-	-	0	0	0	-	3
 failover3_hw	gm2	-	-	-	0	0	0	-	4
 failover3_hw	gm3	-	-	-	0	0	0	-	7
@@ -91,13 +95,13 @@ failover3_sw	gm3	-	-	-	0	0	0	-	7
 failover3_sw	s1	193	556	20	1	0	0	2	11
 failover3_sw	s2	218	496	18	1	0	0	2	11
 fastsync_hw	gm	1	2	2	0	0	0	2	2
-fastsync_hw	s1	149	267	14	1	0	0	2	3
+fastsync_hw	s1	115	221	18	1	0	0	2	3
 fastsync_sw	gm	1	2	2	0	0	0	2	2
 fastsync_sw	s1	70	168	11	1	0	0	2	3
 followup_hw	gm	1	2	2	0	0	0	2	2
 followup_hw	s1	4	13	23	1	0	0	2	3
 followup_sw	gm	1	2	2	0	0	0	2	2
-followup_sw	s1	111	246	28	1	0	0	2	3
+followup_sw	s1	111	246	36	1	0	0	2	3
 freq500_hw	gm	1	2	2	0	0	0	2	2
 freq500_hw	s1	5	14	15	1	0	0	2	3
 freq500_sw	gm	1	2	2	0	0	0	2	2
@@ -123,11 +127,11 @@ netdrestart_sw	s1	-	-	23	2	1	0	19	10
 pair_e2e_hw	gm	-	-	-	0	0	0	-	2
 pair_e2e_hw	s1	5	14	15	1	0	0	2	3
 pair_e2e_sw	gm	-	-	-	0	0	0	-	2
-pair_e2e_sw	s1	135	330	18	1	0	0	2	3
+pair_e2e_sw	s1	109	290	18	1	0	0	2	3
 pair_p2p_hw	gm	-	-	-	0	0	0	-	2
 pair_p2p_hw	s1	5	15	13	1	0	0	2	3
 pair_p2p_sw	gm	-	-	-	0	0	0	-	2
-pair_p2p_sw	s1	178	548	16	1	0	0	2	3
+pair_p2p_sw	s1	146	517	16	1	0	0	2	3
 passive_hw	gm	-	-	-	0	0	0	-	6
 passive_hw	bc	87	1575	16	1	0	0	8	15
 passive_hw	s	110	2872	26	1	0	0	5	3
@@ -135,13 +139,13 @@ passive_sw	gm	-	-	-	0	0	0	-	6
 passive_sw	bc	132	413	19	1	0	0	2	15
 passive_sw	s	313	1280	132	1	0	0	2	3
 restart_hw	gm	1	2	2	0	0	0	2	3
-restart_hw	s1	6	29	15	1	0	0	2	8
+restart_hw	s1	6	52	15	1	0	0	2	8
 restart_sw	gm	1	2	2	0	0	0	2	3
 restart_sw	s1	223	2331	19	1	0	0	10	8
 slaveonly_hw	gm1	116	117	2	0	0	0	2	2
 slaveonly_hw	gm2	1	2	2	0	0	0	2	2
 slaveonly_hw	s1	87	168	16	1	0	0	2	6
-slaveonly_hw	s2	85	127	16	1	0	0	2	6
+slaveonly_hw	s2	85	170	16	1	0	0	2	6
 slaveonly_sw	gm1	116	117	2	0	0	0	2	2
 slaveonly_sw	gm2	1	2	2	0	0	0	2	2
 slaveonly_sw	s1	282	636	24	1	0	0	2	6
@@ -424,6 +428,24 @@ if [ -z "$acq_bad" ] && le "$acq_med" 8; then
 	pass "pair_e2e_sw seeds 1-10: |offset| after the step <= 3 us, median lock $acq_med s after slave (each:$acq_locks)"
 else
 	fail "pair_e2e_sw seeds 1-10: step off:${acq_bad:- none}; median lock $acq_med s after slave (bound 8;$acq_locks)"
+fi
+
+# Hardware time stamps with packet delay variation (issue 12, item 5):
+# kalman's path delay is the band mean of the delays, not their median,
+# which under one-sided PDV sat below the mean the Sync's leg carries
+# (true offset -115 ns on average, seed 1).  fastsync_hw seeds 1-10, the
+# median of s1's offset RMS: measured 84.1 ns (before: 102.0 ns).
+fs_rms=
+for s in 1 2 3 4 5 6 7 8 9 10; do
+	"$SIM" -q -s $s "$SCEN/fastsync_hw.sim" >"$tmp/fs.$s" 2>/dev/null
+	fs_rms="$fs_rms $(summary "$tmp/fs.$s" s1 rms_ns)"
+done
+fs_med=$(echo $fs_rms | tr ' ' '\n' | sort -n |
+    awk '{ v[NR] = $1 } END { print (v[5] + v[6]) / 2 }')
+if le "$fs_med" 95; then
+	pass "fastsync_hw seeds 1-10: median offset RMS $fs_med ns <= 95 (each:$fs_rms)"
+else
+	fail "fastsync_hw seeds 1-10: median offset RMS $fs_med ns > 95 (each:$fs_rms)"
 fi
 
 # ---- determinism and speed

@@ -151,6 +151,55 @@ test_tsproc(void **state)
 	    -1);
 }
 
+/* filter_band_mean(): the mean within 3 robust sd of the median, which
+ * for a skewed window is not the median; a late sample stays out. */
+static void
+test_band_mean(void **state)
+{
+	static const int64_t v[] = { 100, 110, 120, 130, 140, 150, 160, 170,
+	    180, 100000 };
+	struct filter *f = filter_create(FILTER_MOVING_MEDIAN, 10);
+	size_t i;
+
+	(void)state;
+	assert_int_equal(filter_band_mean(f, 3.0), 0);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		filter_sample(f, v[i]);
+	/* median 145, MAD 25, band 111: 100..180 in, 100000 out */
+	assert_int_equal(filter_band_mean(f, 3.0), 140);
+	/* band 1.5 x 1.4826 x 25 = 55.6: 100 (45 off) still in */
+	assert_int_equal(filter_band_mean(f, 1.5), 140);
+	/* band 0.5 x 1.4826 x 25 = 18.5: 130..160 */
+	assert_int_equal(filter_band_mean(f, 0.5), 145);
+	filter_destroy(f);
+
+	/* one-sided queueing: the median 6 under the mean (MAD 10, band
+	 * 44.5: all in) */
+	f = filter_create(FILTER_MOVING_MEDIAN, 5);
+	filter_sample(f, 1000);
+	filter_sample(f, 1000);
+	filter_sample(f, 1010);
+	filter_sample(f, 1030);
+	assert_int_equal(filter_sample(f, 1040), 1010);
+	assert_int_equal(filter_band_mean(f, 3.0), 1016);
+	filter_destroy(f);
+
+	/* all equal: MAD 0, the value itself */
+	f = filter_create(FILTER_MOVING_MEDIAN, 3);
+	filter_sample(f, 7);
+	filter_sample(f, 7);
+	filter_sample(f, 7);
+	assert_int_equal(filter_band_mean(f, 3.0), 7);
+	filter_destroy(f);
+
+	/* a moving average: its average */
+	f = filter_create(FILTER_MOVING_AVERAGE, 4);
+	filter_sample(f, 10);
+	filter_sample(f, 30);
+	assert_int_equal(filter_band_mean(f, 3.0), 20);
+	filter_destroy(f);
+}
+
 int
 main(void)
 {
@@ -161,6 +210,7 @@ main(void)
 		cmocka_unit_test(test_median_outliers),
 		cmocka_unit_test(test_average),
 		cmocka_unit_test(test_tsproc),
+		cmocka_unit_test(test_band_mean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
