@@ -32,7 +32,8 @@ summary=()
 case_start() {
 	local id=$1 tr dm tag m s md sd
 	IFS=/ read -r tr dm <<<"$id"
-	tag="cs${$}${tr:0:2}${tr:3:1}${dm:0:1}"
+	# L2 -> L2, UDPv4 -> U4, UDPv6 -> U6: one name per case
+	tag="cs${$}${tr:0:1}${tr: -1}${dm:0:1}"
 	m="${tag}m"; s="${tag}s"
 	c_state[$id]=done
 	itest_pair "$m" "$s"

@@ -58,8 +58,12 @@ itest_tmpdir() {
 # named eth0 inside each, with IPv4 10.x and IPv6 ULA addresses.
 itest_pair() {
 	local a=$1 b=$2
-	ip netns add "$a"; itest_nss+=("$a")
-	ip netns add "$b"; itest_nss+=("$b")
+	# A name taken (two cases named alike) would put two cases' daemons
+	# on one link: fail, and leave the other's namespaces alone.
+	ip netns add "$a" || { fail "netns $a exists"; return 1; }
+	itest_nss+=("$a")
+	ip netns add "$b" || { fail "netns $b exists"; return 1; }
+	itest_nss+=("$b")
 	ip link add eth0 netns "$a" type veth peer name eth0 netns "$b"
 	ip -n "$a" link set lo up
 	ip -n "$b" link set lo up
