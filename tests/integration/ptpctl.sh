@@ -196,18 +196,24 @@ sleep 2
 kill -0 "$s_clockd_pid" 2>/dev/null && kill -0 "$s_netd_pid" 2>/dev/null &&
 	pass "S's clockd and netd survived the abuse" || fail "a daemon of S died under abuse"
 tail -n +"$((before + 1))" "$sd/clockd.log" | grep 'master offset' >"$sd/abuse.txt"
-# Offsets the spike filter kept from the servo (a Sync that reached a busy
-# host late) count for |offset| too, and are shown.
+# What the abuse must not do is disturb the clock: every sample the servo
+# used stays within OFFSET_MAX.  Offsets the servo kept out (a Sync whose
+# software time stamp the kernel took late on this busy host: the abusers
+# and two other test scripts share its two cores) are measurement, not
+# clock, errors: shown, not bound (one run with the scripts three at a
+# time saw a 399 us late Sync; one beside clockd_sync.sh's six pairs, 9
+# late Syncs in 22), while at least 5 samples reach the servo.
 awk -v max="$OFFSET_MAX" '
 	{ for (i = 1; i <= NF; i++) if ($i == "offset") o = $(i + 1);
-	  a = o < 0 ? -o : o; if (a > mx) mx = a }
-	/spike, not used/ { sp++; next }
-	{ st = ""; for (i = 1; i <= NF; i++) if ($i ~ /^s[0-9]$/) st = $i;
+	  a = o < 0 ? -o : o }
+	/spike, not used/ { sp++; if (a > spmx) spmx = a; next }
+	{ if (a > mx) mx = a
+	  st = ""; for (i = 1; i <= NF; i++) if ($i ~ /^s[0-9]$/) st = $i;
 	  n++; if (st != "s2" && st != "s3") bad++ }
 	END {
 	  ok = n >= 5 && bad == 0 && mx < max;
-	  printf "%s: under abuse S logged %d samples, %d not s2/s3, max |offset| %d ns (< %d), %d spike(s) not used\n",
-	    ok ? "PASS" : "FAIL", n, bad, mx, max, sp;
+	  printf "%s: under abuse S logged %d samples, %d not s2/s3, max |offset| %d ns (< %d); %d spike(s) not used (max %d ns)\n",
+	    ok ? "PASS" : "FAIL", n, bad, mx, max, sp, spmx;
 	  exit !ok }' "$sd/abuse.txt" || itest_fails=$((itest_fails + 1))
 if tail -n +"$((before + 1))" "$sd/clockd.log" | grep -q 'stepping the clock'; then
 	fail "S stepped its clock during the abuse"
