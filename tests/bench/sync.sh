@@ -37,6 +37,9 @@ else
 	RUN_0=${RUN_0:-110} WIN_0=${WIN_0:-70} RUN_4=${RUN_4:-90} WIN_4=${WIN_4:-35}
 	SLAVE_EXTRA=()
 fi
+# BENCH_SERVO=pi|linreg|kalman: our slaves' clock_servo (default: the
+# configuration's default), to set the servos side by side on veth.
+[ -n "${BENCH_SERVO:-}" ] && SLAVE_EXTRA+=(clock_servo "$BENCH_SERVO")
 INTERVALS=(0 -4)
 PAIRS=(ours_ours ptp4l_ours ptp4l_fr ours_fr)
 
