@@ -128,8 +128,9 @@ struct cport {
 	struct delay_pdelay	 pd;
 	struct ptp_port_identity pd_responder;
 
-	/* master, two-step Sync awaiting its TX timestamp: send Follow_Up */
-	/* P2P responder: Pdelay_Resp awaiting TX timestamp */
+	/* P2P responder: the Pdelay_Resp awaiting its TX timestamp, for the
+	 * Pdelay_Resp_Follow_Up (a two-step master's Follow_Up needs no
+	 * state here: the TX timestamp's cookie names the Sync) */
 	struct {
 		int			 pending;
 		uint16_t		 seq;
@@ -144,7 +145,7 @@ struct cport {
 	/* P2P: the neighbour's delay in range (asCapable, nbr.h) */
 	struct nbr		 nbr;
 
-	/* unicast address of the parent, for nothing yet: multicast only */
+	/* counters (kept, not reported yet) */
 	uint64_t		 rx_msgs, tx_msgs, tx_ts_missing;
 };
 

@@ -248,7 +248,8 @@ int ptp_msg_is_event(unsigned int t);
 /*
  * Parse and check only the common header of buf[0..len): version,
  * messageType, messageLength against the type's minimum and against len.
- * For a quick look before a full parse (netd's checks).
+ * ptp_msg_parse() starts with it; netd's checks (netd/check.c) read the
+ * few header fields they need themselves.
  */
 int ptp_hdr_parse(struct ptp_header *h, const uint8_t *buf, size_t len);
 

@@ -124,7 +124,10 @@ int	relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
 	    gid_t sock_gid);
 void	relay_close_client(struct netd *nd, const char *why);
 int	relay_connected(const struct netd *nd);
-/* netd -> clockd; each returns 0 or -1 (counted as dropped). */
+/* netd -> clockd.  relay_rx_frame() returns 0, or -1 when the frame was
+ * not relayed (counted as dropped); the others are void: a TX time stamp,
+ * a failed send and a link event must reach clockd, so relay_send() closes
+ * a client whose queue is full rather than drop them. */
 int	relay_rx_frame(struct netd_port *p, enum transport_class cls,
 	    const struct transport_rx *rx);
 void	relay_tx_timestamp(struct netd_port *p, uint64_t cookie,
