@@ -286,6 +286,39 @@ nc_ev_read(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+void
+netd_tx_frame_fill(Ptpsep__Netd__TxFrame *f, Ptpsep__Netd__Address *a,
+    unsigned port, int event, enum netd_dest dest,
+    const struct netd_addr *unicast, const uint8_t *payload, size_t len,
+    uint64_t cookie, int want_ts)
+{
+	f->port_index = port;
+	f->msg_class = event ? PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
+	    PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
+	switch (dest) {
+	case NETD_DEST_PRIMARY:
+		f->dest = PTPSEP__NETD__DESTINATION__DEST_PRIMARY;
+		break;
+	case NETD_DEST_PDELAY:
+		f->dest = PTPSEP__NETD__DESTINATION__DEST_PDELAY;
+		break;
+	case NETD_DEST_UNICAST:
+		f->dest = PTPSEP__NETD__DESTINATION__DEST_UNICAST;
+		/* none given: netd refuses the frame (no address) */
+		if (unicast != NULL) {
+			a->family = unicast->family;
+			a->addr.data = (uint8_t *)unicast->b;
+			a->addr.len = unicast->len;
+			f->unicast = a;
+		}
+		break;
+	}
+	f->payload.data = (uint8_t *)payload;
+	f->payload.len = len;
+	f->cookie = cookie;
+	f->want_tx_ts = want_ts;
+}
+
 int
 netd_send_frame(struct netd_client *nc, unsigned port, int event,
     enum netd_dest dest, const struct netd_addr *unicast,
@@ -297,28 +330,8 @@ netd_send_frame(struct netd_client *nc, unsigned port, int event,
 
 	if (nc->state != NC_READY)
 		return -1;
-	f.port_index = port;
-	f.msg_class = event ? PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
-	    PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
-	switch (dest) {
-	case NETD_DEST_PRIMARY:
-		f.dest = PTPSEP__NETD__DESTINATION__DEST_PRIMARY;
-		break;
-	case NETD_DEST_PDELAY:
-		f.dest = PTPSEP__NETD__DESTINATION__DEST_PDELAY;
-		break;
-	case NETD_DEST_UNICAST:
-		f.dest = PTPSEP__NETD__DESTINATION__DEST_UNICAST;
-		a.family = unicast->family;
-		a.addr.data = (uint8_t *)unicast->b;
-		a.addr.len = unicast->len;
-		f.unicast = &a;
-		break;
-	}
-	f.payload.data = (uint8_t *)payload;
-	f.payload.len = len;
-	f.cookie = cookie;
-	f.want_tx_ts = want_ts;
+	netd_tx_frame_fill(&f, &a, port, event, dest, unicast, payload, len,
+	    cookie, want_ts);
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
 	m.tx_frame = &f;
 	return nc_send(nc, &m);

@@ -49,6 +49,12 @@ void	netd_client_free(struct netd_client *nc);
 void	netd_client_start(struct netd_client *nc);
 int	netd_client_ready(const struct netd_client *nc);
 
+/* The TxFrame netd_send_frame() sends (a: the unicast address's storage);
+ * the simulator puts the same frame through netd's check_send_frame(). */
+void	netd_tx_frame_fill(Ptpsep__Netd__TxFrame *f, Ptpsep__Netd__Address *a,
+	    unsigned port, int event, enum netd_dest dest,
+	    const struct netd_addr *unicast, const uint8_t *payload,
+	    size_t len, uint64_t cookie, int want_ts);
 /* Returns 0, or -1 when not connected or the send failed. */
 int	netd_send_frame(struct netd_client *nc, unsigned port, int event,
 	    enum netd_dest dest, const struct netd_addr *unicast,

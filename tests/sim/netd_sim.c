@@ -87,29 +87,8 @@ netd_sim_check_frame(const struct sim_node *n, unsigned port, int event,
 	struct transport_dest dst;
 	int reason;
 
-	f.port_index = port;
-	f.msg_class = event ? PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
-	    PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
-	switch (dest) {
-	case NETD_DEST_PRIMARY:
-		f.dest = PTPSEP__NETD__DESTINATION__DEST_PRIMARY;
-		break;
-	case NETD_DEST_PDELAY:
-		f.dest = PTPSEP__NETD__DESTINATION__DEST_PDELAY;
-		break;
-	case NETD_DEST_UNICAST:
-		f.dest = PTPSEP__NETD__DESTINATION__DEST_UNICAST;
-		if (unicast != NULL) {
-			a.family = unicast->family;
-			a.addr.data = (uint8_t *)unicast->b;
-			a.addr.len = unicast->len;
-			f.unicast = &a;
-		}
-		break;
-	}
-	f.payload.data = (uint8_t *)payload;
-	f.payload.len = len;
-	f.want_tx_ts = want_ts;
+	netd_tx_frame_fill(&f, &a, port, event, dest, unicast, payload, len, 0,
+	    want_ts);
 	return check_send_frame(&f, n->nports, netd_sim_kind, NULL, &cls,
 	    &dst, &reason, why) == CHECK_OK ? 0 : -1;
 }
