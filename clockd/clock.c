@@ -288,7 +288,7 @@ clock_cb_disconnected(void *arg)
 	for (i = 0; i < c->nports; i++)
 		port_netd_lost(&c->ports[i]);
 	c->stepping = 0;
-	/* Nothing is disciplined now: never "locked" (DESIGN.md). */
+	/* Nothing is disciplined now: never "locked" (doc/design.md). */
 	c->servo_state = SERVO_UNLOCKED;
 	c->slewing = 0;
 	c->adj_pending = 0;

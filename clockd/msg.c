@@ -2,7 +2,8 @@
  * msg.c - building and sending a port's PTP messages.
  *
  * clockd supplies only the PTP payload; netd builds every header below it
- * and checks the payload again (DESIGN.md).  The codec packs strictly, so a
+ * and checks the payload again (doc/design.md,
+ * "Treating clockd as hostile").  The codec packs strictly, so a
  * message that would be malformed is caught here, before netd refuses it.
  */
 #include "config.h"

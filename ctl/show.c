@@ -1,7 +1,7 @@
 /*
  * show.c - what ptpctl prints for each response: aligned text for people,
  * or with --json one JSON object per response with the field names that
- * ptpctl.8 documents (and DESIGN.md fixes for `status`).
+ * ptpctl.8 documents (and doc/design.md, "Contract", fixes for `status`).
  */
 #include "config.h"
 

@@ -1,10 +1,11 @@
 /*
  * check.c - pure checks of what clockd sends to netd.
  *
- * netd treats its client as hostile (DESIGN.md): a compromised clockd may
- * at worst send well-formed PTP payloads on the configured ports and slew
- * the clock within bounds.  These functions decide, without I/O, whether a
- * request stays inside that envelope; relay.c acts on the verdict.
+ * netd treats its client as hostile (doc/design.md, "Treating clockd as
+ * hostile"): a compromised clockd may at worst send well-formed PTP
+ * payloads on the configured ports and slew the clock within bounds.
+ * These functions decide, without I/O, whether a request stays inside
+ * that envelope; relay.c acts on the verdict.
  */
 #include "config.h"
 

@@ -8,8 +8,9 @@
  *              privilege drop and kept for the life of netd, so no capability
  *              is needed afterwards (the kernel checks FMODE_WRITE on the fd).
  *   virtual    a software clock kept inside netd as an offset and a
- *              frequency over CLOCK_REALTIME (DESIGN.md: network namespaces
- *              share CLOCK_REALTIME, and no test may touch the real clock).
+ *              frequency over CLOCK_REALTIME (doc/design.md, "The
+ *              bounds on the clock": network namespaces share
+ *              CLOCK_REALTIME, and no test may touch the real clock).
  *
  * Every timestamp netd relays passes through clock_to_timescale(): "raw" is
  * a timestamp in the clock's base timescale (CLOCK_REALTIME for system and

@@ -32,7 +32,7 @@ static const struct ctlsock_ops ctlsrv_ops = {
 int
 ctlsrv_listen(struct netd *nd, const char *path)
 {
-	/* Read-only information: any local user may ask (DESIGN.md). */
+	/* Read-only information: any local user may ask (doc/design.md). */
 	nd->ctl = ctlsock_listen(nd->base, path, 0666, &ctlsrv_ops, nd);
 	return nd->ctl != NULL ? 0 : -1;
 }

@@ -6,10 +6,10 @@
  * clockd sends TxFrame and ClockRequest, netd sends RxFrame, TxTimestamp,
  * ClockReply and LinkEvent.  Everything the client sends is checked
  * (check.c); a message that breaks the protocol closes the connection and
- * is logged, and netd waits for the next clockd (DESIGN.md "Treat clockd as
- * hostile").  Clock requests beyond the configured bounds are refused with
- * a ClockReply and the connection stays: a servo may legitimately ask for
- * more than the bounds allow.
+ * is logged, and netd waits for the next clockd (doc/design.md,
+ * "Treating clockd as hostile").  Clock requests beyond the configured
+ * bounds are refused with a ClockReply and the connection stays: a servo
+ * may legitimately ask for more than the bounds allow.
  */
 #include "config.h"
 

@@ -5,7 +5,8 @@
  *
  * The first octet picks the port's transport (L2, UDPv4, UDPv6) and the
  * message class; the rest is the payload.  Whatever check_send_frame()
- * lets through must be what netd promises to send (DESIGN.md): PTP
+ * lets through must be what netd promises to send (doc/design.md,
+ * "Treating clockd as hostile"): PTP
  * version 2, a messageType of the class, at least the type's minimum
  * length, messageLength equal to the payload, and no larger than one
  * unfragmented frame of the transport.  Whatever transport_check_rx()

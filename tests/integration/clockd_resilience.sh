@@ -110,7 +110,7 @@ else
 	fail "no FAULTY after netd went away"
 fi
 lines=$(wc -l <"$sd/clockd2.log")
-# Nothing is disciplined while netd is down: never "locked" (DESIGN.md).
+# Nothing is disciplined while netd is down: never "locked" (doc/design.md).
 bad=""
 for i in 1 2 3; do
 	st=$(itest_status_field "$s" "$sd" servo_state)

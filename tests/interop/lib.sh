@@ -115,7 +115,7 @@ iop_count() {
 }
 
 # iop_wire_check TAG FILE OURS_FILTER TYPES...: wire correctness of a
-# capture (DESIGN.md, issue 6), with tshark 4.0's display filters:
+# capture (issue 6), with tshark 4.0's display filters:
 #  - every frame that is PTP by its EtherType or UDP port (0x88f7, 319,
 #    320) decodes as PTPv2 (ptp.v2.versionptp == 2);
 #  - no frame is malformed (_ws.malformed) and no frame carries expert
