@@ -17,6 +17,7 @@
 #endif
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,56 @@
 
 /* The schema nests 6 deep at most; a bound keeps the recursion honest. */
 #define IPC_MAX_DEPTH	12
+
+/*
+ * Where the walk is, as a chain of frames on the stack: the message's
+ * short name at the root, then a field name and, for an element of a
+ * repeated field, its index.  The text ("NetdMsg.rx_frame.rx_ts") is
+ * rendered only when a check fails: formatting it for every field visited
+ * cost most of what checking a valid message did.
+ */
+struct ipc_path {
+	const struct ipc_path	*up;
+	const char		*name;
+	long			 idx;		/* -1: not an element */
+};
+
+static size_t
+path_render(const struct ipc_path *p, char *buf, size_t cap)
+{
+	size_t n = 0;
+	int w;
+
+	if (p->up != NULL)
+		n = path_render(p->up, buf, cap);
+	if (n >= cap)
+		return n;
+	if (p->idx >= 0)
+		w = snprintf(buf + n, cap - n, "%s%s[%ld]",
+		    p->up != NULL ? "." : "", p->name, p->idx);
+	else
+		w = snprintf(buf + n, cap - n, "%s%s",
+		    p->up != NULL ? "." : "", p->name);
+	return w < 0 ? n : n + (size_t)w;
+}
+
+/* ipc_set_detail("PATH: " fmt, ...), the path rendered only now. */
+static void fail(const struct ipc_path *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+fail(const struct ipc_path *p, const char *fmt, ...)
+{
+	char path[192], what[192];
+	va_list ap;
+
+	path[0] = '\0';
+	(void)path_render(p, path, sizeof(path));
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	ipc_set_detail("%s: %s", path, what);
+}
 
 /* Reads a pointer stored at p; memcpy because p carries no alignment. */
 static const void *
@@ -58,7 +109,7 @@ repeated_cap(const char *name)
 }
 
 static int
-check_string(const char *path, const char *name, const char *s)
+check_string(const struct ipc_path *path, const char *name, const char *s)
 {
 	size_t len, i;
 
@@ -66,7 +117,7 @@ check_string(const char *path, const char *name, const char *s)
 		return IPC_OK;
 	len = strnlen(s, IPC_MAX_TEXT + 1);
 	if (len > IPC_MAX_TEXT) {
-		ipc_set_detail("%s: string longer than %d", path, IPC_MAX_TEXT);
+		fail(path, "string longer than %d", IPC_MAX_TEXT);
 		return IPC_E_INVALID;
 	}
 	/*
@@ -77,22 +128,22 @@ check_string(const char *path, const char *name, const char *s)
 		unsigned char c = (unsigned char)s[i];
 
 		if (c < 0x20 || c > 0x7e) {
-			ipc_set_detail("%s: byte 0x%02x at %zu is not "
-			    "printable ASCII", path, c, i);
+			fail(path, "byte 0x%02x at %zu is not printable "
+			    "ASCII", c, i);
 			return IPC_E_INVALID;
 		}
 	}
 	if (strcmp(name, "iface") == 0 &&
 	    (len > IPC_MAX_IFNAME || strchr(s, '/') != NULL ||
 	    strchr(s, ' ') != NULL)) {
-		ipc_set_detail("%s: \"%s\" is not an interface name", path, s);
+		fail(path, "\"%s\" is not an interface name", s);
 		return IPC_E_INVALID;
 	}
 	return IPC_OK;
 }
 
 static int
-check_bytes(const char *path, const char *name, const ProtobufCBinaryData *b)
+check_bytes(const struct ipc_path *path, const char *name, const ProtobufCBinaryData *b)
 {
 	size_t lo, hi;
 
@@ -100,7 +151,7 @@ check_bytes(const char *path, const char *name, const ProtobufCBinaryData *b)
 	if (b->len == 0)
 		return IPC_OK;
 	if (b->data == NULL) {
-		ipc_set_detail("%s: %zu bytes at NULL", path, b->len);
+		fail(path, "%zu bytes at NULL", b->len);
 		return IPC_E_INVALID;
 	}
 	if (ends_with(name, "identity")) {
@@ -114,11 +165,11 @@ check_bytes(const char *path, const char *name, const ProtobufCBinaryData *b)
 		lo = 1;		/* exact length per family: check_address() */
 		hi = 16;
 	} else {
-		ipc_set_detail("%s: bytes field without a length rule", path);
+		fail(path, "bytes field without a length rule");
 		return IPC_E_INVALID;
 	}
 	if (b->len < lo || b->len > hi) {
-		ipc_set_detail("%s: %zu bytes, want %zu..%zu", path, b->len, lo,
+		fail(path, "%zu bytes, want %zu..%zu", b->len, lo,
 		    hi);
 		return IPC_E_INVALID;
 	}
@@ -126,7 +177,7 @@ check_bytes(const char *path, const char *name, const ProtobufCBinaryData *b)
 }
 
 static int
-check_address(const char *path, const Ptpsep__Netd__Address *a)
+check_address(const struct ipc_path *path, const Ptpsep__Netd__Address *a)
 {
 	size_t want;
 
@@ -142,12 +193,12 @@ check_address(const char *path, const Ptpsep__Netd__Address *a)
 		break;
 	default:
 		/* A present Address must say what it is. */
-		ipc_set_detail("%s: address family not set", path);
+		fail(path, "address family not set");
 		return IPC_E_INVALID;
 	}
 	if (a->addr.len != want) {
-		ipc_set_detail("%s: %zu address bytes for family %d, want %zu",
-		    path, a->addr.len, (int)a->family, want);
+		fail(path, "%zu address bytes for family %d, want %zu",
+		    a->addr.len, (int)a->family, want);
 		return IPC_E_INVALID;
 	}
 	return IPC_OK;
@@ -155,7 +206,7 @@ check_address(const char *path, const Ptpsep__Netd__Address *a)
 
 /* Checks that only make sense for one message type. */
 static int
-check_type(const char *path, const ProtobufCMessage *m)
+check_type(const struct ipc_path *path, const ProtobufCMessage *m)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
 
@@ -163,7 +214,7 @@ check_type(const char *path, const ProtobufCMessage *m)
 		const Ptpsep__Timestamp *t = (const Ptpsep__Timestamp *)m;
 
 		if (t->nanoseconds >= 1000000000u) {
-			ipc_set_detail("%s: nanoseconds %u >= 1e9", path,
+			fail(path, "nanoseconds %u >= 1e9",
 			    t->nanoseconds);
 			return IPC_E_INVALID;
 		}
@@ -173,11 +224,11 @@ check_type(const char *path, const ProtobufCMessage *m)
 	return IPC_OK;
 }
 
-static int check_msg(const char *path, const ProtobufCMessage *m, int depth);
+static int check_msg(const struct ipc_path *path, const ProtobufCMessage *m, int depth);
 
 /* One value of field f stored at p; path names it for ipc_detail(). */
 static int
-check_value(const char *path, const ProtobufCFieldDescriptor *f,
+check_value(const struct ipc_path *path, const ProtobufCFieldDescriptor *f,
     const void *p, int depth)
 {
 	int32_t e;
@@ -191,7 +242,7 @@ check_value(const char *path, const ProtobufCFieldDescriptor *f,
 		memcpy(&e, p, sizeof(e));
 		if (protobuf_c_enum_descriptor_get_value(f->descriptor, e) ==
 		    NULL) {
-			ipc_set_detail("%s: unknown enum value %d", path,
+			fail(path, "unknown enum value %d",
 			    (int)e);
 			return IPC_E_INVALID;
 		}
@@ -199,14 +250,14 @@ check_value(const char *path, const ProtobufCFieldDescriptor *f,
 	case PROTOBUF_C_TYPE_DOUBLE:
 		memcpy(&dv, p, sizeof(dv));
 		if (!isfinite(dv)) {
-			ipc_set_detail("%s: not a finite number", path);
+			fail(path, "not a finite number");
 			return IPC_E_INVALID;
 		}
 		return IPC_OK;
 	case PROTOBUF_C_TYPE_FLOAT:
 		memcpy(&fv, p, sizeof(fv));
 		if (!isfinite(fv)) {
-			ipc_set_detail("%s: not a finite number", path);
+			fail(path, "not a finite number");
 			return IPC_E_INVALID;
 		}
 		return IPC_OK;
@@ -221,7 +272,7 @@ check_value(const char *path, const ProtobufCFieldDescriptor *f,
 			return IPC_OK;
 		/* Only a local sender can get this wrong; pack would trust it. */
 		if (sub->descriptor != f->descriptor) {
-			ipc_set_detail("%s: holds a %s", path,
+			fail(path, "holds a %s",
 			    sub->descriptor != NULL ?
 			    sub->descriptor->short_name : "NULL descriptor");
 			return IPC_E_INVALID;
@@ -268,7 +319,7 @@ value_size(ProtobufCType t)
 }
 
 static int
-check_field(const char *path, const ProtobufCMessage *m,
+check_field(const struct ipc_path *path, const ProtobufCMessage *m,
     const ProtobufCFieldDescriptor *f, int depth)
 {
 	const char *base = (const char *)m;
@@ -276,8 +327,8 @@ check_field(const char *path, const ProtobufCMessage *m,
 	const char *arr;
 	protobuf_c_boolean has;
 	uint32_t oneof_case;
+	struct ipc_path sub = { path, f->name, -1 };
 	size_t n, i, sz;
-	char sub[192];
 	int rc;
 
 	if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
@@ -295,49 +346,47 @@ check_field(const char *path, const ProtobufCMessage *m,
 	}
 
 	if (f->label != PROTOBUF_C_LABEL_REPEATED) {
-		snprintf(sub, sizeof(sub), "%s.%s", path, f->name);
-		return check_value(sub, f, member, depth);
+		return check_value(&sub, f, member, depth);
 	}
 
 	memcpy(&n, base + f->quantifier_offset, sizeof(n));
 	if (n > repeated_cap(f->name)) {
-		ipc_set_detail("%s.%s: %zu elements, at most %zu", path,
-		    f->name, n, repeated_cap(f->name));
+		fail(&sub, "%zu elements, at most %zu", n,
+		    repeated_cap(f->name));
 		return IPC_E_INVALID;
 	}
 	arr = load_ptr(member);
 	if (n > 0 && arr == NULL) {
-		ipc_set_detail("%s.%s: %zu elements at NULL", path, f->name, n);
+		fail(&sub, "%zu elements at NULL", n);
 		return IPC_E_INVALID;
 	}
 	sz = value_size(f->type);
 	for (i = 0; i < n; i++) {
 		const char *elem = arr + i * sz;
 
-		snprintf(sub, sizeof(sub), "%s.%s[%zu]", path, f->name, i);
+		sub.idx = (long)i;
 		/* NULL elements are sender bugs that pack would dereference. */
 		if ((f->type == PROTOBUF_C_TYPE_MESSAGE ||
 		    f->type == PROTOBUF_C_TYPE_STRING) &&
 		    load_ptr(elem) == NULL) {
-			ipc_set_detail("%s: NULL element", sub);
+			fail(&sub, "NULL element");
 			return IPC_E_INVALID;
 		}
-		if ((rc = check_value(sub, f, elem, depth)) != IPC_OK)
+		if ((rc = check_value(&sub, f, elem, depth)) != IPC_OK)
 			return rc;
 	}
 	return IPC_OK;
 }
 
 static int
-check_msg(const char *path, const ProtobufCMessage *m, int depth)
+check_msg(const struct ipc_path *path, const ProtobufCMessage *m, int depth)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
 	unsigned i;
 	int rc;
 
 	if (depth > IPC_MAX_DEPTH) {
-		ipc_set_detail("%s: nested deeper than %d", path,
-		    IPC_MAX_DEPTH);
+		fail(path, "nested deeper than %d", IPC_MAX_DEPTH);
 		return IPC_E_INVALID;
 	}
 	for (i = 0; i < d->n_fields; i++)
@@ -351,7 +400,7 @@ check_msg(const char *path, const ProtobufCMessage *m, int depth)
 	 */
 	for (i = 0; i < m->n_unknown_fields; i++) {
 		if (m->unknown_fields[i].tag == 0) {
-			ipc_set_detail("%s: field number 0", path);
+			fail(path, "field number 0");
 			return IPC_E_INVALID;
 		}
 	}
@@ -366,5 +415,7 @@ ipc_check(const ProtobufCMessage *m)
 	 * oneof union as if it were set, so SetRequest{priority1 = 5} would
 	 * have it dereference 5.  check_field() covers what it checks.
 	 */
-	return check_msg(m->descriptor->short_name, m, 0);
+	struct ipc_path root = { NULL, m->descriptor->short_name, -1 };
+
+	return check_msg(&root, m, 0);
 }

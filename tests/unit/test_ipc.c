@@ -733,6 +733,69 @@ test_check_local_bugs(void **state)
 }
 
 /*
+ * The detail names the field by its full path, element index included.
+ * ipc_check renders that path only when it reports an error (formatting it
+ * for every field visited was most of the cost of checking a valid
+ * message); these texts are the ones the eager version produced.
+ */
+static void
+expect_detail(const ProtobufCMessage *m, const char *want)
+{
+	assert_int_equal(ipc_check(m), IPC_E_INVALID);
+	assert_string_equal(ipc_detail(), want);
+}
+
+static void
+test_check_detail_path(void **state)
+{
+	Ptpsep__Netd__NetdMsg *n;
+	Ptpsep__Ctl__CtlResponse *r;
+	Ptpsep__Netd__Port *null_ports[2];
+	static char slash_iface[] = "../etc";
+	static Ptpsep__Netd__Address *many[IPC_MAX_ADDRS + 1];
+
+	(void)state;
+	n = (Ptpsep__Netd__NetdMsg *)sample("netd_rx_event");
+	n->rx_frame->rx_ts->nanoseconds = 1000000000u;
+	expect_detail(&n->base,
+	    "NetdMsg.rx_frame.rx_ts: nanoseconds 1000000000 >= 1e9");
+
+	n = (Ptpsep__Netd__NetdMsg *)sample("netd_rx_event");
+	n->rx_frame->payload.len = IPC_MIN_PTP_PAYLOAD - 1;
+	expect_detail(&n->base,
+	    "NetdMsg.rx_frame.payload: 33 bytes, want 34..1500");
+
+	n = (Ptpsep__Netd__NetdMsg *)sample("netd_port_list");
+	n->port_list->ports[1]->iface = slash_iface;
+	expect_detail(&n->base, "NetdMsg.port_list.ports[1].iface: "
+	    "\"../etc\" is not an interface name");
+
+	n = (Ptpsep__Netd__NetdMsg *)sample("netd_port_list");
+	n->port_list->ports[1]->n_addresses = IPC_MAX_ADDRS + 1;
+	for (size_t i = 0; i < IPC_MAX_ADDRS + 1; i++)
+		many[i] = n->port_list->ports[1]->addresses[i % 2];
+	n->port_list->ports[1]->addresses = many;
+	expect_detail(&n->base, "NetdMsg.port_list.ports[1].addresses: "
+	    "5 elements, at most 4");
+
+	n = (Ptpsep__Netd__NetdMsg *)sample("netd_port_list");
+	n->port_list->ports[1]->addresses[1]->addr.len = 5;
+	expect_detail(&n->base, "NetdMsg.port_list.ports[1].addresses[1]: "
+	    "5 address bytes for family 3, want 16");
+
+	n = (Ptpsep__Netd__NetdMsg *)sample("netd_port_list");
+	null_ports[0] = n->port_list->ports[0];
+	null_ports[1] = NULL;
+	n->port_list->ports = null_ports;
+	expect_detail(&n->base, "NetdMsg.port_list.ports[1]: NULL element");
+
+	r = (Ptpsep__Ctl__CtlResponse *)sample("rsp_port_ds");
+	r->dataset->port_ds->port_state = (Ptpsep__Ctl__PortState)10;
+	expect_detail(&r->base, "CtlResponse.dataset.port_ds.port_state: "
+	    "unknown enum value 10");
+}
+
+/*
  * The justification of IPC_MAX_MSG: the largest responses, for
  * IPC_MAX_PORTS ports with every field at its largest and one counter per
  * reason (all a sender ever needs), fit; one port more is refused by
@@ -914,6 +977,7 @@ main(void)
 		cmocka_unit_test(test_hello_role),
 		PAIR_TEST(test_check_invalid),
 		PAIR_TEST(test_check_local_bugs),
+		cmocka_unit_test(test_check_detail_path),
 		cmocka_unit_test(test_worst_case_fits),
 		cmocka_unit_test(test_strerror),
 	};
