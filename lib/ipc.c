@@ -9,7 +9,9 @@
 #endif
 
 #include <errno.h>
+#include <stdalign.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -17,6 +19,19 @@
 
 #include "ipc.h"
 #include "ipc_private.h"
+
+/*
+ * Under AddressSanitizer the arena below is poisoned while free, so a
+ * message used after ipc_free() is reported as it would be on the heap.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define IPC_POISON(p, n)	ASAN_POISON_MEMORY_REGION((p), (n))
+#define IPC_UNPOISON(p, n)	ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define IPC_POISON(p, n)	((void)(p), (void)(n))
+#define IPC_UNPOISON(p, n)	((void)(p), (void)(n))
+#endif
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -27,6 +42,93 @@ static _Thread_local char ipc_detail_buf[256];
 
 /* Writable copy: the generated Hello holds a char *, not a const char *. */
 static char ipc_software_version[] = PACKAGE_VERSION;
+
+/*
+ * Decoding allocates from this per-thread arena instead of malloc: unpacking
+ * an RxFrame took six malloc/free pairs (envelope, frame, timestamp,
+ * address, two byte copies), for every frame.  The arena holds one decoded
+ * message at a time; ipc_free() of that message makes it free again.  The
+ * callers free a message before receiving the next, so in steady state
+ * nothing touches the heap.  A second message decoded while the first is
+ * still held, or one that needs more than the arena (a large control
+ * response, or hostile input built to make protobuf-c allocate much: 16 KiB
+ * of empty submessages), is unpacked again with malloc, as before.
+ * An RxFrame with a 1500-octet payload needs under 2 KiB of the 64; only
+ * the pages a message touches are ever resident.
+ */
+#define IPC_ARENA_SIZE	(64 * 1024)
+
+struct ipc_arena {
+	size_t		used;
+	int		busy;		/* holds the message *out of a decode */
+	int		overflow;	/* the last unpack ran out of room */
+	alignas(max_align_t) uint8_t buf[IPC_ARENA_SIZE];
+};
+
+static _Thread_local struct ipc_arena ipc_arena;
+
+static void *
+ipc_arena_alloc(void *data, size_t size)
+{
+	struct ipc_arena *a = data;
+	size_t off = (a->used + alignof(max_align_t) - 1) &
+	    ~(alignof(max_align_t) - 1);
+
+	if (off > sizeof(a->buf) || size > sizeof(a->buf) - off) {
+		a->overflow = 1;
+		return NULL;
+	}
+	a->used = off + size;
+	IPC_UNPOISON(a->buf + off, size);
+	return a->buf + off;
+}
+
+/* Everything goes at once, when ipc_free() releases the message. */
+static void
+ipc_arena_free(void *data, void *p)
+{
+	(void)data;
+	(void)p;
+}
+
+static int
+ipc_arena_holds(const void *p)
+{
+	const uint8_t *b = p;
+
+	return b >= ipc_arena.buf && b < ipc_arena.buf + sizeof(ipc_arena.buf);
+}
+
+/* protobuf_c_message_unpack, from the arena when it is free and suffices. */
+static ProtobufCMessage *
+ipc_unpack(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
+    size_t len)
+{
+	ProtobufCAllocator arena = {
+		.alloc = ipc_arena_alloc,
+		.free = ipc_arena_free,
+		.allocator_data = &ipc_arena,
+	};
+	ProtobufCMessage *m;
+
+	if (!ipc_arena.busy) {
+		ipc_arena.used = 0;
+		ipc_arena.overflow = 0;
+		m = protobuf_c_message_unpack(desc, &arena, len, buf);
+		if (m != NULL) {
+			ipc_arena.busy = 1;
+			return m;
+		}
+		IPC_POISON(ipc_arena.buf, ipc_arena.used);
+		if (!ipc_arena.overflow)
+			return NULL;	/* bad input, not a lack of room */
+	}
+	/*
+	 * NULL allocator: protobuf-c's default, malloc/free.  It returns NULL
+	 * for a failed allocation as for bad input; both end the message.
+	 */
+	return protobuf_c_message_unpack(desc, NULL, len, buf);
+}
 
 void
 ipc_set_detail(const char *fmt, ...)
@@ -172,12 +274,7 @@ ipc_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
 		    IPC_MAX_MSG);
 		return IPC_E_OVERSIZE;
 	}
-	/*
-	 * NULL allocator: protobuf-c's default, malloc/free.  It returns NULL
-	 * for a failed allocation as for bad input; both end the message.
-	 */
-	m = protobuf_c_message_unpack(desc, NULL, len, buf);
-	if (m == NULL) {
+	if ((m = ipc_unpack(desc, buf, len)) == NULL) {
 		ipc_set_detail("%s: %zu bytes do not unpack", desc->short_name,
 		    len);
 		return IPC_E_DECODE;
@@ -186,11 +283,11 @@ ipc_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
 	if (ipc_envelope_case(m) == 0) {
 		ipc_set_detail("%s: no known body in %zu bytes",
 		    desc->short_name, len);
-		protobuf_c_message_free_unpacked(m, NULL);
+		ipc_free(m);
 		return IPC_E_EMPTY;
 	}
 	if ((rc = ipc_check(m)) != IPC_OK) {
-		protobuf_c_message_free_unpacked(m, NULL);
+		ipc_free(m);
 		return rc;
 	}
 	*out = m;
@@ -253,7 +350,13 @@ ipc_recv(int fd, const ProtobufCMessageDescriptor *desc,
 void
 ipc_free(ProtobufCMessage *m)
 {
-	if (m != NULL)
+	if (m == NULL)
+		return;
+	if (ipc_arena_holds(m)) {
+		IPC_POISON(ipc_arena.buf, ipc_arena.used);
+		ipc_arena.busy = 0;
+	}
+	else
 		protobuf_c_message_free_unpacked(m, NULL);
 }
 
