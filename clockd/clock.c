@@ -217,18 +217,18 @@ clock_port_state_changed(struct clockd *c, struct cport *p,
 /* ---- netd callbacks ---- */
 
 static void
-clock_cb_connected(void *arg, const Ptpsep__Netd__PortList *pl)
+clock_cb_connected(void *arg, const struct netd_port_list *pl)
 {
 	struct clockd *c = arg;
 	const uint8_t *id = NULL;
 	unsigned i;
 
-	if (pl->clock != NULL) {
-		c->max_freq_ppb = pl->clock->max_freq_ppb;
-		c->step_allowed = pl->clock->step_allowed;
-		c->max_step_ns = pl->clock->max_step_ns > 0 ?
-		    (uint64_t)pl->clock->max_step_ns : 0;
-		c->min_adj_interval_ns = (int64_t)pl->clock->min_adj_interval_ms *
+	if (pl->have_clock) {
+		c->max_freq_ppb = pl->clock.max_freq_ppb;
+		c->step_allowed = pl->clock.step_allowed;
+		c->max_step_ns = pl->clock.max_step_ns > 0 ?
+		    (uint64_t)pl->clock.max_step_ns : 0;
+		c->min_adj_interval_ns = (int64_t)pl->clock.min_adj_interval_ms *
 		    1000000;
 	}
 	/* netd said its bounds anew: what it refused before may differ. */
@@ -239,9 +239,9 @@ clock_cb_connected(void *arg, const Ptpsep__Netd__PortList *pl)
 	c->adj_last = clock_now(c);
 	c->adj_inflight = 0;
 	clock_refuse(c, CR_NONE, 0);
-	for (i = 0; i < pl->n_ports; i++)
-		if (pl->ports[i]->clock_identity.len == PTP_CLOCK_ID_LEN) {
-			id = pl->ports[i]->clock_identity.data;
+	for (i = 0; i < pl->nports; i++)
+		if (pl->ports[i].clock_identity != NULL) {
+			id = pl->ports[i].clock_identity;
 			break;
 		}
 	if (!c->have_ports) {
@@ -249,19 +249,19 @@ clock_cb_connected(void *arg, const Ptpsep__Netd__PortList *pl)
 			fatalx("netd reports no port with a MAC address: "
 			    "no clockIdentity to take");
 		memcpy(c->dds.clock_identity, id, PTP_CLOCK_ID_LEN);
-		c->nports = pl->n_ports < CLOCKD_MAX_PORTS ? pl->n_ports :
+		c->nports = pl->nports < CLOCKD_MAX_PORTS ? pl->nports :
 		    CLOCKD_MAX_PORTS;
 		c->dds.number_ports = (uint16_t)c->nports;
 		for (i = 0; i < c->nports; i++)
 			if (port_create(c, &c->ports[i], i,
-			    pl->ports[i]->iface, pl->ports[i]->transport,
-			    pl->ports[i]->link_up) != 0)
+			    pl->ports[i].iface, pl->ports[i].transport,
+			    pl->ports[i].link_up) != 0)
 				fatalx("cannot set up port %u", i);
 		c->have_ports = 1;
 		clock_update_grandmaster(c);
-	} else if (pl->n_ports != c->nports) {
+	} else if (pl->nports != c->nports) {
 		fatalx("netd now has %zu ports, not %u: restart clockd",
-		    pl->n_ports, c->nports);
+		    pl->nports, c->nports);
 	}
 	/* Read the clock's frequency first: a restarted clockd carries on
 	 * from it instead of stepping (the servo starts from there). */
@@ -269,7 +269,7 @@ clock_cb_connected(void *arg, const Ptpsep__Netd__PortList *pl)
 	for (i = 0; i < c->nports; i++) {
 		struct cport *p = &c->ports[i];
 
-		p->link_up = pl->ports[i]->link_up;
+		p->link_up = pl->ports[i].link_up;
 		if (p->state == PS_FAULTY || p->state == PS_INITIALIZING) {
 			p->state = PS_FAULTY;
 			if (p->link_up && p->enabled)
@@ -299,38 +299,31 @@ clock_cb_disconnected(void *arg)
 }
 
 static void
-clock_cb_rx_frame(void *arg, const Ptpsep__Netd__RxFrame *f)
+clock_cb_rx_frame(void *arg, const struct netd_rx *f)
 {
 	struct clockd *c = arg;
 
-	if (f->port_index < c->nports)
-		port_rx(&c->ports[f->port_index], f);
+	if (f->port < c->nports)
+		port_rx(&c->ports[f->port], f);
 }
 
 static void
-clock_cb_tx_timestamp(void *arg, const Ptpsep__Netd__TxTimestamp *t)
+clock_cb_tx_timestamp(void *arg, const struct netd_txts *t)
 {
 	struct clockd *c = arg;
 	unsigned idx = COOKIE_PORT(t->cookie);
-	struct ptp_timestamp ts = { 0, 0 };
-	int ok = t->status == PTPSEP__NETD__TX_TS_STATUS__TXTS_OK &&
-	    t->ts != NULL;
 
-	if (idx >= c->nports || idx != t->port_index)
+	if (idx >= c->nports || idx != t->port)
 		return;
-	if (ok) {
-		ts.sec = t->ts->seconds;
-		ts.nsec = t->ts->nanoseconds;
-	}
 	port_tx_ts(&c->ports[idx], COOKIE_TYPE(t->cookie),
-	    COOKIE_SEQ(t->cookie), ok, &ts);
+	    COOKIE_SEQ(t->cookie), t->ok, &t->ts);
 }
 
 static void
-clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
+clock_cb_clock_reply(void *arg, const struct netd_clock_reply *r)
 {
 	struct clockd *c = arg;
-	int ok = r->status == PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+	int ok = r->ok;
 
 	if (r->id == CLOCK_REQ_STATUS) {
 		/* On every (re)connection: the clock may be a new one (netd
@@ -346,7 +339,7 @@ clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
 	if (r->id == c->step_id && c->stepping) {
 		c->stepping = 0;
 		if (!ok) {
-			clock_step_refused(c, r->reason);
+			clock_step_refused(c, r->refusal);
 			return;
 		}
 		cpol_sanity_step(&c->sanity, c->step_ns);
@@ -355,20 +348,16 @@ clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
 			clock_refuse(c, CR_NONE, 0);
 		c->step_guard = 0;
 		c->step_mono = clock_now(c);
-		if (r->now != NULL) {
-			struct ptp_timestamp now = { r->now->seconds,
-			    r->now->nanoseconds };
-
-			/* netd's own time; checked all the same (int64). */
-			c->step_guard = ptp_time_to_ns(&now,
+		/* netd's own time; checked all the same (int64). */
+		if (r->have_now)
+			c->step_guard = ptp_time_to_ns(&r->now,
 			    &c->step_now) == 0;
-		}
 		return;
 	}
 	if (r->id == c->adj_inflight)
 		clock_adj_replied(c);
 	if (!ok) {
-		clock_refuse(c, clock_refusal_of(r->reason), c->last_offset);
+		clock_refuse(c, r->refusal, c->last_offset);
 	} else if (!c->slewing && c->refusal != CR_NONE &&
 	    c->refusal != CR_STEP_TOO_LARGE) {
 		/* A frequency went through: refused no more. */
@@ -377,12 +366,12 @@ clock_cb_clock_reply(void *arg, const Ptpsep__Netd__ClockReply *r)
 }
 
 static void
-clock_cb_link_event(void *arg, const Ptpsep__Netd__LinkEvent *e)
+clock_cb_link_event(void *arg, const struct netd_link_event *e)
 {
 	struct clockd *c = arg;
 
-	if (e->port_index < c->nports)
-		port_link(&c->ports[e->port_index], e->link_up);
+	if (e->port < c->nports)
+		port_link(&c->ports[e->port], e->up);
 }
 
 const struct netd_client_cbs clock_netd_cbs = {

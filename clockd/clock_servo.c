@@ -518,28 +518,10 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 
 /* ---- netd's answers to the servo's requests ---- */
 
-enum clock_refusal
-clock_refusal_of(Ptpsep__RefuseReason reason)
-{
-	switch (reason) {
-	case PTPSEP__REFUSE_REASON__REFUSE_STEP_NOT_ALLOWED:
-		return CR_STEP_NOT_ALLOWED;
-	case PTPSEP__REFUSE_REASON__REFUSE_STEP_TOO_LARGE:
-		return CR_STEP_TOO_LARGE;
-	case PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED:
-		return CR_RATE_LIMITED;
-	case PTPSEP__REFUSE_REASON__REFUSE_OUT_OF_BOUNDS:
-		return CR_OUT_OF_BOUNDS;
-	default:
-		return CR_CLOCK_FAILED;
-	}
-}
-
 /* netd refused the step: learn its bound, and slew instead. */
 void
-clock_step_refused(struct clockd *c, Ptpsep__RefuseReason reason)
+clock_step_refused(struct clockd *c, enum clock_refusal cr)
 {
-	enum clock_refusal cr = clock_refusal_of(reason);
 	int64_t offset = ptp_ns_sat_neg(c->step_ns);
 
 	switch (cr) {

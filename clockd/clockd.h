@@ -26,7 +26,7 @@
 #include "foreign.h"
 #include "fsm.h"
 #include "nbr.h"
-#include "netd_client.h"
+#include "netd_types.h"
 #include "ptp_msg.h"
 #include "servo.h"
 
@@ -53,7 +53,7 @@ struct cport {
 	unsigned		 index;		/* netd's port index */
 	struct ptp_port_identity identity;	/* portDS.portIdentity */
 	char			 iface[16];
-	int			 transport;	/* Ptpsep__Transport */
+	enum netd_transport	 transport;
 	int			 link_up;
 	int			 enabled;	/* ptpctl set port enable */
 	enum fsm_kind		 kind;
@@ -292,20 +292,18 @@ int	clock_t2_ok(const struct clockd *c, int64_t t2);
 void	clock_create_servo(struct clockd *c, double freq);
 /* Records and shows why the clock cannot do what the servo wants. */
 void	clock_refuse(struct clockd *c, enum clock_refusal cr, int64_t offset);
-/* netd's answers: a refused step, a frequency change done; the refusal a
- * RefuseReason stands for. */
-void	clock_step_refused(struct clockd *c, Ptpsep__RefuseReason reason);
+/* netd's answers: a refused step (cr: why), a frequency change done. */
+void	clock_step_refused(struct clockd *c, enum clock_refusal cr);
 void	clock_adj_replied(struct clockd *c);
-enum clock_refusal clock_refusal_of(Ptpsep__RefuseReason reason);
 /* The rate limit's timer (min_adj_interval_ms). */
 void	clock_ev_adj(void *arg);
 
 /* ---- port.c ---- */
 int	port_create(struct clockd *c, struct cport *p, unsigned index,
-	    const char *iface, int transport, int link_up);
+	    const char *iface, enum netd_transport transport, int link_up);
 void	port_destroy(struct cport *p);
 void	port_dispatch(struct cport *p, enum fsm_event ev, int master_diff);
-void	port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f);
+void	port_rx(struct cport *p, const struct netd_rx *f);
 void	port_tx_ts(struct cport *p, unsigned type, uint16_t seq, int ok,
 	    const struct ptp_timestamp *ts);
 void	port_link(struct cport *p, int up);

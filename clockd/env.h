@@ -6,7 +6,8 @@
  * they call) reaches time and netd only through these ops, so that the
  * same objects run in two worlds:
  *   - the daemon: env_event.c, over libevent and the netd socket
- *     (netd_client.c);
+ *     (netd_client.c, which translates netd's messages into
+ *     netd_types.h's structs);
  *   - the simulator: tests/sim/ (ptpsim), on a discrete-event clock and a
  *     simulated network, with netd's clock bounds (netd/clock_bounds.c).
  * netd's answers come back into the engine through clock_netd_cbs
@@ -21,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "netd_client.h"	/* enum netd_dest, struct netd_addr */
+#include "netd_types.h"	/* enum netd_dest, struct netd_addr */
 
 struct env_timer;
 typedef void (*env_timer_cb)(void *arg);

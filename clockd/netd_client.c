@@ -189,6 +189,146 @@ nc_ev_retry(evutil_socket_t fd, short what, void *arg)
 	nc_connect(arg);
 }
 
+/*
+ * The translation into the engine's types (netd_types.h): fields are
+ * assigned, payloads and strings pointed to, nothing is copied or
+ * allocated; the decoded message outlives the callback.
+ */
+
+_Static_assert((int)NETD_AF_MAC == PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC &&
+    (int)NETD_AF_IPV4 == PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV4 &&
+    (int)NETD_AF_IPV6 == PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV6,
+    "enum netd_af is netd.proto's AddrFamily");
+_Static_assert((int)NETD_TR_L2 == PTPSEP__TRANSPORT__TRANSPORT_L2 &&
+    (int)NETD_TR_UDP_IPV4 == PTPSEP__TRANSPORT__TRANSPORT_UDP_IPV4 &&
+    (int)NETD_TR_UDP_IPV6 == PTPSEP__TRANSPORT__TRANSPORT_UDP_IPV6,
+    "enum netd_transport is common.proto's Transport");
+
+static void
+nc_ts(struct ptp_timestamp *ts, const Ptpsep__Timestamp *t)
+{
+	ts->sec = t->seconds;
+	ts->nsec = t->nanoseconds;
+}
+
+/* m has at most IPC_MAX_PORTS ports (nc_handle). */
+static void
+nc_port_list(struct netd_client *nc, const Ptpsep__Netd__PortList *m)
+{
+	struct netd_port_desc ports[IPC_MAX_PORTS];
+	struct netd_port_list pl;
+	size_t i;
+
+	for (i = 0; i < m->n_ports; i++) {
+		const Ptpsep__Netd__Port *p = m->ports[i];
+
+		ports[i].iface = p->iface;
+		ports[i].transport = (enum netd_transport)p->transport;
+		ports[i].link_up = p->link_up;
+		ports[i].clock_identity =
+		    p->clock_identity.len == PTP_CLOCK_ID_LEN ?
+		    p->clock_identity.data : NULL;
+	}
+	pl.ports = ports;
+	pl.nports = m->n_ports;
+	pl.have_clock = m->clock != NULL;
+	memset(&pl.clock, 0, sizeof(pl.clock));
+	if (m->clock != NULL) {
+		pl.clock.max_freq_ppb = m->clock->max_freq_ppb;
+		pl.clock.step_allowed = m->clock->step_allowed;
+		pl.clock.max_step_ns = m->clock->max_step_ns;
+		pl.clock.min_adj_interval_ms = m->clock->min_adj_interval_ms;
+	}
+	if (nc->cbs.connected != NULL)
+		nc->cbs.connected(nc->arg, &pl);
+}
+
+static void
+nc_rx_frame(struct netd_client *nc, const Ptpsep__Netd__RxFrame *m)
+{
+	struct netd_rx f;
+
+	f.port = m->port_index;
+	f.event = m->msg_class == PTPSEP__MSG_CLASS__MSG_CLASS_EVENT;
+	f.payload = m->payload.data;
+	f.len = m->payload.len;
+	f.have_ts = m->rx_ts != NULL;
+	if (f.have_ts)
+		nc_ts(&f.ts, m->rx_ts);
+	else
+		f.ts.sec = f.ts.nsec = 0;
+	if (m->source != NULL) {
+		f.src_family = (enum netd_af)m->source->family;
+		f.src = m->source->addr.data;
+		f.src_len = m->source->addr.len;
+	} else {
+		f.src_family = NETD_AF_NONE;
+		f.src = NULL;
+		f.src_len = 0;
+	}
+	nc->cbs.rx_frame(nc->arg, &f);
+}
+
+static void
+nc_tx_timestamp(struct netd_client *nc, const Ptpsep__Netd__TxTimestamp *m)
+{
+	struct netd_txts t;
+
+	t.cookie = m->cookie;
+	t.port = m->port_index;
+	t.ok = m->status == PTPSEP__NETD__TX_TS_STATUS__TXTS_OK &&
+	    m->ts != NULL;
+	if (t.ok)
+		nc_ts(&t.ts, m->ts);
+	else
+		t.ts.sec = t.ts.nsec = 0;
+	nc->cbs.tx_timestamp(nc->arg, &t);
+}
+
+enum clock_refusal
+netd_refusal_of(Ptpsep__RefuseReason reason)
+{
+	switch (reason) {
+	case PTPSEP__REFUSE_REASON__REFUSE_STEP_NOT_ALLOWED:
+		return CR_STEP_NOT_ALLOWED;
+	case PTPSEP__REFUSE_REASON__REFUSE_STEP_TOO_LARGE:
+		return CR_STEP_TOO_LARGE;
+	case PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED:
+		return CR_RATE_LIMITED;
+	case PTPSEP__REFUSE_REASON__REFUSE_OUT_OF_BOUNDS:
+		return CR_OUT_OF_BOUNDS;
+	default:
+		return CR_CLOCK_FAILED;
+	}
+}
+
+static void
+nc_clock_reply(struct netd_client *nc, const Ptpsep__Netd__ClockReply *m)
+{
+	struct netd_clock_reply r;
+
+	r.id = m->id;
+	r.ok = m->status == PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+	r.refusal = r.ok ? CR_NONE : netd_refusal_of(m->reason);
+	r.have_now = m->now != NULL;
+	if (r.have_now)
+		nc_ts(&r.now, m->now);
+	else
+		r.now.sec = r.now.nsec = 0;
+	r.freq_ppb = m->freq_ppb;
+	nc->cbs.clock_reply(nc->arg, &r);
+}
+
+static void
+nc_link_event(struct netd_client *nc, const Ptpsep__Netd__LinkEvent *m)
+{
+	struct netd_link_event e;
+
+	e.port = m->port_index;
+	e.up = m->link_up;
+	nc->cbs.link_event(nc->arg, &e);
+}
+
 /* Returns 0 to go on, -1 after the connection was dropped. */
 static int
 nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
@@ -219,13 +359,19 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 			log_rl(LOG_LVL_WARN, "netd: expected the port list");
 			return -1;
 		}
+		/* ipc_check() has let no more through: said here again
+		 * for nc_port_list()'s array */
+		if (m->port_list->n_ports > IPC_MAX_PORTS) {
+			log_rl(LOG_LVL_WARN, "netd: %zu ports",
+			    m->port_list->n_ports);
+			return -1;
+		}
 		nc->state = NC_READY;
 		nc->backoff_ms = NC_BACKOFF_MIN_MS;
 		nc->logged_down = 0;
 		log_rl(LOG_LVL_INFO, "connected to netd: %zu port(s)",
 		    m->port_list->n_ports);
-		if (nc->cbs.connected != NULL)
-			nc->cbs.connected(nc->arg, m->port_list);
+		nc_port_list(nc, m->port_list);
 		return 0;
 	case NC_READY:
 		break;
@@ -234,16 +380,16 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	}
 	switch (m->body_case) {
 	case PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME:
-		nc->cbs.rx_frame(nc->arg, m->rx_frame);
+		nc_rx_frame(nc, m->rx_frame);
 		break;
 	case PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP:
-		nc->cbs.tx_timestamp(nc->arg, m->tx_timestamp);
+		nc_tx_timestamp(nc, m->tx_timestamp);
 		break;
 	case PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY:
-		nc->cbs.clock_reply(nc->arg, m->clock_reply);
+		nc_clock_reply(nc, m->clock_reply);
 		break;
 	case PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT:
-		nc->cbs.link_event(nc->arg, m->link_event);
+		nc_link_event(nc, m->link_event);
 		break;
 	default:
 		log_rl(LOG_LVL_WARN, "netd: unexpected message %u",
@@ -306,7 +452,7 @@ netd_tx_frame_fill(Ptpsep__Netd__TxFrame *f, Ptpsep__Netd__Address *a,
 		f->dest = PTPSEP__NETD__DESTINATION__DEST_UNICAST;
 		/* none given: netd refuses the frame (no address) */
 		if (unicast != NULL) {
-			a->family = unicast->family;
+			a->family = (Ptpsep__Netd__AddrFamily)unicast->family;
 			a->addr.data = (uint8_t *)unicast->b;
 			a->addr.len = unicast->len;
 			f->unicast = a;

@@ -5,7 +5,9 @@
  * relay_tx_frame() after check_send_frame().  The connection is re-made
  * with exponential backoff whenever it drops; the engine is told through
  * the callbacks, so that its ports go FAULTY while netd is away and come
- * back when the PortList arrives again.
+ * back when the PortList arrives again.  The engine sees netd's messages
+ * as netd_types.h's structs, which netd_client.c translates into: the
+ * protobuf types stay in this file and in netd/.
  */
 #ifndef PTPSEP_CLOCKD_NETD_CLIENT_H
 #define PTPSEP_CLOCKD_NETD_CLIENT_H
@@ -14,33 +16,10 @@
 #include <stdint.h>
 
 #include "ipc.h"
+#include "netd_types.h"
 
 struct event_base;
 struct netd_client;
-
-struct netd_client_cbs {
-	/* Hello exchanged and the PortList received. */
-	void	(*connected)(void *arg, const Ptpsep__Netd__PortList *pl);
-	/* The connection is gone (netd exited or closed it). */
-	void	(*disconnected)(void *arg);
-	void	(*rx_frame)(void *arg, const Ptpsep__Netd__RxFrame *f);
-	void	(*tx_timestamp)(void *arg, const Ptpsep__Netd__TxTimestamp *t);
-	void	(*clock_reply)(void *arg, const Ptpsep__Netd__ClockReply *r);
-	void	(*link_event)(void *arg, const Ptpsep__Netd__LinkEvent *e);
-};
-
-enum netd_dest {
-	NETD_DEST_PRIMARY,
-	NETD_DEST_PDELAY,
-	NETD_DEST_UNICAST,
-};
-
-/* A unicast destination: an address netd reported as a frame's source. */
-struct netd_addr {
-	Ptpsep__Netd__AddrFamily family;
-	uint8_t len;
-	uint8_t b[16];
-};
 
 struct netd_client *netd_client_new(struct event_base *base,
 	    const char *path, const struct netd_client_cbs *cbs, void *arg);
@@ -63,5 +42,8 @@ int	netd_send_frame(struct netd_client *nc, unsigned port, int event,
 int	netd_clock_read(struct netd_client *nc, uint64_t id);
 int	netd_clock_adjfreq(struct netd_client *nc, uint64_t id, double ppb);
 int	netd_clock_step(struct netd_client *nc, uint64_t id, int64_t ns);
+/* The refusal a ClockReply's RefuseReason stands for (CR_CLOCK_FAILED for
+ * any reason clockd has no answer to). */
+enum clock_refusal netd_refusal_of(Ptpsep__RefuseReason reason);
 
 #endif /* PTPSEP_CLOCKD_NETD_CLIENT_H */

@@ -56,7 +56,7 @@ port_state_name(const struct cport *p)
 
 int
 port_create(struct clockd *c, struct cport *p, unsigned index,
-    const char *iface, int transport, int link_up)
+    const char *iface, enum netd_transport transport, int link_up)
 {
 	struct cfg *cfg = c->cfg;
 	const char *pn;
@@ -394,16 +394,6 @@ port_netd_lost(struct cport *p)
 
 /* ---- received messages ---- */
 
-static int
-port_rx_ts(const Ptpsep__Netd__RxFrame *f, struct ptp_timestamp *ts)
-{
-	if (f->rx_ts == NULL)
-		return -1;
-	ts->sec = f->rx_ts->seconds;
-	ts->nsec = f->rx_ts->nanoseconds;
-	return 0;
-}
-
 static void
 port_rx_announce(struct cport *p, const struct ptp_msg *m)
 {
@@ -443,16 +433,16 @@ port_rx_announce(struct cport *p, const struct ptp_msg *m)
 }
 
 void
-port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
+port_rx(struct cport *p, const struct netd_rx *f)
 {
-	struct ptp_timestamp ts;
+	const struct ptp_timestamp *ts = &f->ts;
 	struct ptp_msg m;
 	int rc;
 
 	if (p->state == PS_INITIALIZING || p->state == PS_FAULTY ||
 	    p->state == PS_DISABLED)
 		return;
-	rc = ptp_msg_parse(&m, f->payload.data, f->payload.len);
+	rc = ptp_msg_parse(&m, f->payload, f->len);
 	if (rc != 0) {
 		log_debug("port %u: dropped message: %s",
 		    p->identity.port_number, ptp_strerror(rc));
@@ -464,7 +454,7 @@ port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
 	if (clock_is_own(p->c, m.hdr.source_port_identity.clock_identity))
 		return;
 	p->rx_msgs++;
-	if (ptp_msg_is_event(m.hdr.message_type) && port_rx_ts(f, &ts) != 0)
+	if (ptp_msg_is_event(m.hdr.message_type) && !f->have_ts)
 		return;		/* an event message without its timestamp */
 
 	/* A neighbour whose delay is out of range is not timed against:
@@ -479,7 +469,7 @@ port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
 		port_rx_announce(p, &m);
 		break;
 	case PTP_MT_SYNC:
-		slave_rx_sync(p, &m, &ts);
+		slave_rx_sync(p, &m, ts);
 		/* A Sync from the parent restarts syncReceiptTimeout. */
 		if ((p->state == PS_SLAVE || p->state == PS_UNCALIBRATED) &&
 		    ptp_port_identity_equal(&m.hdr.source_port_identity,
@@ -490,22 +480,22 @@ port_rx(struct cport *p, const Ptpsep__Netd__RxFrame *f)
 		slave_rx_follow_up(p, &m);
 		break;
 	case PTP_MT_DELAY_REQ:
-		master_rx_delay_req(p, &m, &ts);
+		master_rx_delay_req(p, &m, ts);
 		break;
 	case PTP_MT_DELAY_RESP:
 		slave_rx_delay_resp(p, &m);
 		break;
 	case PTP_MT_PDELAY_REQ:
-		responder_rx_pdelay_req(p, &m, &ts);
+		responder_rx_pdelay_req(p, &m, ts);
 		break;
 	case PTP_MT_PDELAY_RESP:
-		p2p_rx_pdelay_resp(p, &m, &ts);
+		p2p_rx_pdelay_resp(p, &m, ts);
 		break;
 	case PTP_MT_PDELAY_RESP_FOLLOW_UP:
 		p2p_rx_pdelay_resp_fup(p, &m);
 		break;
 	case PTP_MT_MANAGEMENT:
-		pmcsock_net_rx(p, f->payload.data, f->payload.len);
+		pmcsock_net_rx(p, f->payload, f->len);
 		break;
 	default:
 		break;	/* Signaling: not served yet */

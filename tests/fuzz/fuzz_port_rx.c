@@ -88,8 +88,7 @@ static void
 rx(struct cport *p, const uint8_t *msg, size_t len,
     const struct ptp_timestamp *ts)
 {
-	Ptpsep__Netd__RxFrame f = PTPSEP__NETD__RX_FRAME__INIT;
-	Ptpsep__Timestamp t = PTPSEP__TIMESTAMP__INIT;
+	struct netd_rx f;
 	uint16_t seq;
 	unsigned type;
 
@@ -114,11 +113,11 @@ rx(struct cport *p, const uint8_t *msg, size_t len,
 	/* A complete Sync with a path delay goes to the servo, which needs
 	 * netd: keep it to the arithmetic before that. */
 	p->have_delay = 0;
-	t.seconds = ts->sec;
-	t.nanoseconds = ts->nsec;
-	f.payload.data = (uint8_t *)(uintptr_t)msg;
-	f.payload.len = len;
-	f.rx_ts = &t;
+	memset(&f, 0, sizeof(f));
+	f.payload = msg;
+	f.len = len;
+	f.have_ts = 1;
+	f.ts = *ts;
 	port_rx(p, &f);
 }
 

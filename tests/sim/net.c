@@ -58,10 +58,10 @@ push(struct sim *sim, struct sim_msg *m, int64_t t)
 }
 
 static void
-ns_to_ts(int64_t ns, Ptpsep__Timestamp *ts)
+ns_to_ts(int64_t ns, struct ptp_timestamp *ts)
 {
-	ts->seconds = (uint64_t)(ns / SIM_NSEC);
-	ts->nanoseconds = (uint32_t)(ns % SIM_NSEC);
+	ts->sec = (uint64_t)(ns / SIM_NSEC);
+	ts->nsec = (uint32_t)(ns % SIM_NSEC);
 }
 
 int
@@ -133,29 +133,23 @@ net_ev_frame(struct sim *sim, struct sim_msg *m)
 {
 	struct sim_node *n = &sim->nodes[m->node];
 	struct sim_link *l = &sim->links[n->ports[m->port].link];
-	Ptpsep__Netd__RxFrame f = PTPSEP__NETD__RX_FRAME__INIT;
-	Ptpsep__Netd__Address src = PTPSEP__NETD__ADDRESS__INIT;
-	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+	struct netd_rx f;
 
 	if (!l->up || n->c == NULL || !n->connected)
 		return;
-	f.port_index = m->port;
-	f.msg_class = m->event ? PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
-	    PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
-	f.payload.data = m->payload;
-	f.payload.len = m->len;
-	if (m->event) {
+	f.port = m->port;
+	f.event = m->event;
+	f.payload = m->payload;
+	f.len = m->len;
+	f.have_ts = m->event;
+	if (m->event)
 		ns_to_ts(sim_ts_stamp(&n->ts, &n->rng_ts, node_clock_now(n), 1),
-		    &ts);
-		f.rx_ts = &ts;
-		f.ts_source = n->ts.kind == SIM_TS_HW ?
-		    PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :
-		    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
-	}
-	src.family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC;
-	src.addr.data = m->src_mac;
-	src.addr.len = 6;
-	f.source = &src;
+		    &f.ts);
+	else
+		f.ts.sec = f.ts.nsec = 0;
+	f.src_family = NETD_AF_MAC;
+	f.src = m->src_mac;
+	f.src_len = 6;
 	clock_netd_cbs.rx_frame(n->c, &f);
 }
 
@@ -164,24 +158,18 @@ void
 net_ev_txts(struct sim *sim, struct sim_msg *m)
 {
 	struct sim_node *n = &sim->nodes[m->node];
-	Ptpsep__Netd__TxTimestamp t = PTPSEP__NETD__TX_TIMESTAMP__INIT;
-	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+	struct netd_txts t;
 
 	/* netd forgets what it owed a clockd that went away. */
 	if (n->c == NULL || !n->connected || m->epoch != n->epoch)
 		return;
 	t.cookie = m->cookie;
-	t.port_index = m->port;
-	if (m->ok) {
-		t.status = PTPSEP__NETD__TX_TS_STATUS__TXTS_OK;
-		ns_to_ts(m->ts, &ts);
-		t.ts = &ts;
-		t.ts_source = n->ts.kind == SIM_TS_HW ?
-		    PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :
-		    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
-	} else {
-		t.status = PTPSEP__NETD__TX_TS_STATUS__TXTS_SEND_FAILED;
-	}
+	t.port = m->port;
+	t.ok = m->ok;
+	if (m->ok)
+		ns_to_ts(m->ts, &t.ts);
+	else
+		t.ts.sec = t.ts.nsec = 0;
 	clock_netd_cbs.tx_timestamp(n->c, &t);
 }
 

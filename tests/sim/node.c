@@ -136,7 +136,7 @@ ne_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
 	if (dest == NETD_DEST_UNICAST) {
 		/* Only L2 is simulated: a unicast address is a MAC. */
 		if (unicast == NULL || unicast->len != 6 ||
-		    unicast->family != PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC)
+		    unicast->family != NETD_AF_MAC)
 			return -1;
 		dst = unicast->b;
 	}
@@ -455,42 +455,24 @@ node_of_timer(struct sim_ev *ev)
 void
 node_ev_connect(struct sim_node *n)
 {
-	Ptpsep__Netd__PortList pl = PTPSEP__NETD__PORT_LIST__INIT;
-	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
-	Ptpsep__Netd__Port ports[SIM_MAX_PORTS], *pp[SIM_MAX_PORTS];
-	static const Ptpsep__Netd__Port init = PTPSEP__NETD__PORT__INIT;
-	int64_t max_step;
-	uint32_t ms;
-	double max_freq;
-	int step_ok;
+	struct netd_port_desc ports[SIM_MAX_PORTS];
+	struct netd_port_list pl;
 	unsigned i;
 
 	for (i = 0; i < n->nports; i++) {
 		struct sim_link *l = &n->sim->links[n->ports[i].link];
 
-		ports[i] = init;
-		ports[i].index = i;
-		ports[i].iface = (char *)l->spec->name;
-		ports[i].transport = PTPSEP__TRANSPORT__TRANSPORT_L2;
-		ports[i].ts_mode = n->ts.kind == SIM_TS_HW ?
-		    PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :
-		    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
+		ports[i].iface = l->spec->name;
+		ports[i].transport = NETD_TR_L2;
 		ports[i].link_up = l->up;
-		ports[i].mac.data = n->ports[i].mac;
-		ports[i].mac.len = 6;
-		ports[i].clock_identity.data = n->clock_id;
-		ports[i].clock_identity.len = 8;
-		pp[i] = &ports[i];
+		ports[i].clock_identity = n->clock_id;
 	}
-	netd_sim_clock_info(n, &max_freq, &step_ok, &max_step, &ms);
-	ci.device = (char *)"virtual";
-	ci.max_freq_ppb = max_freq;
-	ci.step_allowed = step_ok;
-	ci.max_step_ns = max_step;
-	ci.min_adj_interval_ms = ms;
-	pl.n_ports = n->nports;
-	pl.ports = pp;
-	pl.clock = &ci;
+	pl.ports = ports;
+	pl.nports = n->nports;
+	pl.have_clock = 1;
+	netd_sim_clock_info(n, &pl.clock.max_freq_ppb,
+	    &pl.clock.step_allowed, &pl.clock.max_step_ns,
+	    &pl.clock.min_adj_interval_ms);
 	n->connected = 1;
 	clock_netd_cbs.connected(n->c, &pl);
 }
@@ -569,12 +551,12 @@ void
 node_ev_link_event(struct sim *sim, struct sim_msg *m)
 {
 	struct sim_node *n = &sim->nodes[m->node];
-	Ptpsep__Netd__LinkEvent e = PTPSEP__NETD__LINK_EVENT__INIT;
+	struct netd_link_event e;
 
 	if (n->c == NULL || !n->connected || m->epoch != n->epoch)
 		return;
-	e.port_index = m->port;
-	e.link_up = m->ok;
+	e.port = m->port;
+	e.up = m->ok;
 	clock_netd_cbs.link_event(n->c, &e);
 }
 
@@ -583,18 +565,19 @@ void
 node_ev_clock_reply(struct sim *sim, struct sim_msg *m)
 {
 	struct sim_node *n = &sim->nodes[m->node];
-	Ptpsep__Netd__ClockReply rep = PTPSEP__NETD__CLOCK_REPLY__INIT;
-	Ptpsep__Timestamp now = PTPSEP__TIMESTAMP__INIT;
+	struct netd_clock_reply rep;
 
 	if (n->c == NULL || !n->connected || m->epoch != n->epoch)
 		return;
 	rep.id = m->cookie;
-	rep.status = m->ok ? PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK :
-	    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
-	rep.reason = (Ptpsep__RefuseReason)m->reason;
-	now.seconds = (uint64_t)(m->ts / SIM_NSEC);
-	now.nanoseconds = (uint32_t)(m->ts % SIM_NSEC);
-	rep.now = &now;
+	rep.ok = m->ok;
+	/* netd's RefuseReason (check_refuse_reason()) as netd_client.c
+	 * translates it */
+	rep.refusal = m->ok ? CR_NONE :
+	    netd_refusal_of((Ptpsep__RefuseReason)m->reason);
+	rep.have_now = 1;
+	rep.now.sec = (uint64_t)(m->ts / SIM_NSEC);
+	rep.now.nsec = (uint32_t)(m->ts % SIM_NSEC);
 	rep.freq_ppb = m->ppb;
 	clock_netd_cbs.clock_reply(n->c, &rep);
 }

@@ -7,7 +7,8 @@
  * and its channel to netd is played here: frames go onto simulated links,
  * clock requests are checked with netd's own bounds (netd/clock_bounds.c)
  * and applied to a model clock (model.h), and netd's answers come back
- * through clock_netd_cbs as the protobuf-c structs netd would send.
+ * through clock_netd_cbs as the structs netd_client.c would give the
+ * engine (clockd/netd_types.h), without protobuf.
  *
  * Files: ptpsim.c (command line, the run loop, scenario actions),
  * evq.c (the event queue), scenario.c (the scenario file), node.c (a
@@ -29,6 +30,9 @@
 #include <stdio.h>
 
 #include "clockd/env.h"
+/* netd_tx_frame_fill(), netd_refusal_of(): what netd_client.c does at the
+ * edge, the simulator does too */
+#include "clockd/netd_client.h"
 #include "model.h"
 
 #define SIM_NAME_MAX	32

@@ -288,7 +288,7 @@ netd_run(int64_t t)
 static int
 replies_run(int64_t t)
 {
-	Ptpsep__Netd__ClockReply r;
+	struct netd_clock_reply r;
 	struct nrep p;
 	int n = 0;
 
@@ -298,11 +298,11 @@ replies_run(int64_t t)
 			return n;
 		p = W.rep[0];
 		memmove(W.rep, W.rep + 1, --W.nrep * sizeof(W.rep[0]));
-		ptpsep__netd__clock_reply__init(&r);
+		memset(&r, 0, sizeof(r));
 		r.id = p.id;
-		r.status = p.ok ? PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK :
-		    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
-		r.reason = (Ptpsep__RefuseReason)p.reason;
+		r.ok = p.ok;
+		r.refusal = p.ok ? CR_NONE :
+		    netd_refusal_of((Ptpsep__RefuseReason)p.reason);
 		r.freq_ppb = p.freq;
 		clock_netd_cbs.clock_reply(&clk, &r);
 		W.work += OP_COST_NS;
@@ -363,22 +363,17 @@ run_until(int64_t end)
 static void
 connect_netd(void)
 {
-	Ptpsep__Netd__PortList pl = PTPSEP__NETD__PORT_LIST__INIT;
-	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
-	Ptpsep__Netd__Port port = PTPSEP__NETD__PORT__INIT, *pp = &port;
-	static uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
-	static char iface[] = "eth0";
+	static const uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
+	struct netd_port_desc port = {
+		.iface = "eth0", .transport = NETD_TR_L2, .link_up = 1,
+		.clock_identity = id,
+	};
+	struct netd_port_list pl = { .ports = &port, .nports = 1 };
 
-	port.iface = iface;
-	port.link_up = 1;
-	port.clock_identity.data = id;
-	port.clock_identity.len = sizeof(id);
-	ci.max_freq_ppb = W.b.max_freq_ppb;
-	ci.step_allowed = 1;
-	ci.min_adj_interval_ms = INTERVAL_MS;
-	pl.n_ports = 1;
-	pl.ports = &pp;
-	pl.clock = &ci;
+	pl.have_clock = 1;
+	pl.clock.max_freq_ppb = W.b.max_freq_ppb;
+	pl.clock.step_allowed = 1;
+	pl.clock.min_adj_interval_ms = INTERVAL_MS;
 	clock_netd_cbs.connected(&clk, &pl);
 }
 
@@ -489,7 +484,7 @@ static void
 rx_announce(uint16_t seq)
 {
 	static const uint8_t gm[PTP_CLOCK_ID_LEN] = { 9, 9, 9, 9, 9, 9, 9, 9 };
-	Ptpsep__Netd__RxFrame f = PTPSEP__NETD__RX_FRAME__INIT;
+	struct netd_rx f;
 	struct ptp_msg m;
 	uint8_t buf[128];
 	int len;
@@ -510,9 +505,10 @@ rx_announce(uint16_t seq)
 	memcpy(m.body.announce.grandmaster_identity, gm, sizeof(gm));
 	len = ptp_msg_pack(&m, buf, sizeof(buf));
 	assert_true(len > 0);
-	f.port_index = 0;
-	f.payload.data = buf;
-	f.payload.len = (size_t)len;
+	memset(&f, 0, sizeof(f));
+	f.port = 0;
+	f.payload = buf;
+	f.len = (size_t)len;
 	clock_netd_cbs.rx_frame(&clk, &f);
 }
 

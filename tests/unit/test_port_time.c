@@ -81,8 +81,7 @@ teardown(void **state)
 static void
 rx(struct cport *p, struct ptp_msg *m, uint64_t rx_sec)
 {
-	Ptpsep__Netd__RxFrame f = PTPSEP__NETD__RX_FRAME__INIT;
-	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+	struct netd_rx f;
 	uint8_t buf[128];
 	int len;
 
@@ -92,11 +91,12 @@ rx(struct cport *p, struct ptp_msg *m, uint64_t rx_sec)
 	m->hdr.source_port_identity.port_number = 1;
 	len = ptp_msg_pack(m, buf, sizeof(buf));
 	assert_true(len > 0);
-	f.payload.data = buf;
-	f.payload.len = (size_t)len;
-	ts.seconds = rx_sec;
-	ts.nanoseconds = 500;
-	f.rx_ts = &ts;
+	memset(&f, 0, sizeof(f));
+	f.payload = buf;
+	f.len = (size_t)len;
+	f.have_ts = 1;
+	f.ts.sec = rx_sec;
+	f.ts.nsec = 500;
 	port_rx(p, &f);
 }
 
