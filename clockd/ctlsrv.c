@@ -13,13 +13,11 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <grp.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cfg.h"
 #include "clockd.h"
@@ -46,22 +44,6 @@ static const struct ctlsock_ops ctlsrv_ops = {
 	.serve = ctlsrv_serve,
 };
 
-/* Creates the socket's directory if its parent lets clockd_user do so. */
-static void
-ctlsrv_mkdir_for(const char *path)
-{
-	char dir[128];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash == NULL || slash == dir)
-		return;
-	*slash = '\0';
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-		log_debug("mkdir %s: %s", dir, strerror(errno));
-}
-
 struct ctlsrv *
 ctlsrv_start(struct clockd *c)
 {
@@ -82,7 +64,7 @@ ctlsrv_start(struct clockd *c)
 		log_warnx("admin_group %s does not exist: only root may change "
 		    "settings with ptpctl set", group);
 	}
-	ctlsrv_mkdir_for(path);
+	/* Its directory is created if missing (lib/sockpath.c). */
 	s->cs = ctlsock_listen(c->base, path, 0666, &ctlsrv_ops, s);
 	if (s->cs == NULL) {
 		log_warnx("no control socket: ptpctl cannot reach this clockd "
@@ -451,7 +433,7 @@ ctlsrv_set(struct ctlsrv *s, struct ctlsock_client *cl,
     const Ptpsep__Ctl__SetRequest *req)
 {
 	struct clockd *c = s->c;
-	const struct ctlsock_peer *peer = ctlsock_peer(cl);
+	const struct usock_peer *peer = ctlsock_peer(cl);
 	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
 	Ptpsep__Ctl__SetReply rep = PTPSEP__CTL__SET_REPLY__INIT;
 	Ptpsep__Ctl__DefaultDS dds;
@@ -460,7 +442,7 @@ ctlsrv_set(struct ctlsrv *s, struct ctlsock_client *cl,
 	uint32_t v = 0;
 	int rc = -1;
 
-	if (!ctlsock_peer_is_admin(peer, s->have_admin_gid, s->admin_gid)) {
+	if (!usock_peer_is_admin(peer, s->have_admin_gid, s->admin_gid)) {
 		/* Any local user can ask again and again: rate-limited. */
 		log_rl(LOG_LVL_INFO, "ptpctl set refused: uid %u (pid %d) is "
 		    "not root nor in admin_group", (unsigned)peer->uid,

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
 #include "log.h"
 #include "netd_client.h"
+#include "usock.h"
 
 #define NC_BACKOFF_MIN_MS	100
 #define NC_BACKOFF_MAX_MS	5000
@@ -141,27 +141,19 @@ static void
 nc_connect(struct netd_client *nc)
 {
 	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
-	struct sockaddr_un sun;
 	Ptpsep__Hello h;
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", nc->path);
-	nc->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (nc->fd < 0 ||
-	    connect(nc->fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+	/* Non-blocking after connect: a full netd queue must not stall us. */
+	nc->fd = usock_connect(nc->path, SOCK_SEQPACKET, 0, USOCK_NONBLOCK);
+	if (nc->fd < 0) {
 		if (!nc->logged_down)
 			log_rl(LOG_LVL_WARN, "netd: connect %s: %s", nc->path,
-			    strerror(errno));
+			    strerror(-nc->fd));
 		nc->logged_down = 1;
-		if (nc->fd >= 0)
-			close(nc->fd);
 		nc->fd = -1;
 		nc_schedule_retry(nc);
 		return;
 	}
-	/* Non-blocking after connect: a full netd queue must not stall us. */
-	evutil_make_socket_nonblocking(nc->fd);
 	nc->ev = event_new(nc->base, nc->fd, EV_READ | EV_PERSIST, nc_ev_read,
 	    nc);
 	if (nc->ev == NULL || event_add(nc->ev, NULL) != 0) {
@@ -333,7 +325,7 @@ nc_link_event(struct netd_client *nc, const Ptpsep__Netd__LinkEvent *m)
 static int
 nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 {
-	int rc;
+	const char *why;
 
 	if (m->body_case == PTPSEP__NETD__NETD_MSG__BODY_ERROR) {
 		log_rl(LOG_LVL_WARN, "netd: error %d: %s", (int)m->error->code,
@@ -342,14 +334,11 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	}
 	switch (nc->state) {
 	case NC_HELLO:
-		if (m->body_case != PTPSEP__NETD__NETD_MSG__BODY_HELLO) {
-			log_rl(LOG_LVL_WARN,
-			    "netd: first message is not Hello");
-			return -1;
-		}
-		rc = ipc_hello_check(m->hello, PTPSEP__ROLE__ROLE_NETD);
-		if (rc != IPC_OK) {
-			log_rl(LOG_LVL_WARN, "netd: %s", ipc_detail());
+		if (usock_hello_check(m->body_case ==
+		    PTPSEP__NETD__NETD_MSG__BODY_HELLO ? m->hello : NULL,
+		    PTPSEP__ROLE__ROLE_NETD, &why) !=
+		    PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
+			log_rl(LOG_LVL_WARN, "netd: %s", why);
 			return -1;
 		}
 		nc->state = NC_PORTS;

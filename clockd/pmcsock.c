@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -33,12 +32,11 @@
 
 #include "cfg.h"
 #include "clockd.h"
-#include "ctlsock.h"
 #include "log.h"
 #include "mgmt.h"
 #include "pmcsock.h"
 #include "ptp_be.h"
-#include "sockpath.h"
+#include "usock.h"
 
 #define PMCSOCK_BURST		16	/* datagrams per readiness */
 #define PMCSOCK_MAX_MEMBERS	64	/* admin_group members remembered */
@@ -114,14 +112,14 @@ pmcsock_load_group(struct pmcsock *s, const char *group)
 static int
 pmcsock_is_admin(const struct pmcsock *s, const struct ucred *cr)
 {
-	struct ctlsock_peer peer;
+	struct usock_peer peer;
 	size_t i;
 
 	memset(&peer, 0, sizeof(peer));
 	peer.pid = cr->pid;
 	peer.uid = cr->uid;
 	peer.gid = cr->gid;
-	if (ctlsock_peer_is_admin(&peer, s->have_admin_gid, s->admin_gid))
+	if (usock_peer_is_admin(&peer, s->have_admin_gid, s->admin_gid))
 		return 1;
 	for (i = 0; i < s->nmembers; i++)
 		if (s->members[i] == cr->uid)
@@ -129,61 +127,28 @@ pmcsock_is_admin(const struct pmcsock *s, const struct ucred *cr)
 	return 0;
 }
 
-/* Creates the socket's directory if its parent lets clockd_user do so. */
-static void
-pmcsock_mkdir_for(const char *path)
-{
-	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash == NULL || slash == dir)
-		return;
-	*slash = '\0';
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-		log_debug("mkdir %s: %s", dir, strerror(errno));
-}
-
 struct pmcsock *
 pmcsock_start(struct clockd *c)
 {
 	const char *path = cfg_get_str(c->cfg, NULL, "pmc_socket");
-	struct sockaddr_un sun;
 	struct pmcsock *s;
 	char why[256];
-	int one = 1;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL) {
 		log_warn("pmc_socket");
 		return NULL;
 	}
 	s->c = c;
-	s->fd = -1;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
-		log_warnx("pmc_socket %s: path too long", path);
-		goto fail;
-	}
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	pmcsock_load_group(s, cfg_get_str(c->cfg, NULL, "admin_group"));
-	pmcsock_mkdir_for(path);
-
-	s->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s->fd < 0) {
-		log_warn("pmc_socket: socket");
-		goto fail;
-	}
-	/* The sender's uid and gid with every datagram (SCM_CREDENTIALS). */
-	if (setsockopt(s->fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one))) {
-		log_warn("pmc_socket: SO_PASSCRED");
-		goto fail;
-	}
 	/*
-	 * Any local user may send (GET); SET is checked per datagram.  The
-	 * node is made 0666 without a bind/chmod by path (lib/sockpath.c).
+	 * Any local user may send (GET); SET is checked per datagram, with
+	 * the sender's uid and gid that come with every one of them
+	 * (SCM_CREDENTIALS).  The directory is created if missing.
 	 */
-	if (sockpath_bind(s->fd, path, 0666, SOCKPATH_NO_ID, SOCKPATH_NO_ID,
-	    why, sizeof(why)) != 0) {
+	s->fd = usock_listen(path, SOCK_DGRAM, 0666, SOCKPATH_NO_ID,
+	    SOCKPATH_NO_ID, 0, USOCK_PASSCRED, why, sizeof(why));
+	if (s->fd < 0) {
 		log_warnx("pmc_socket: %s (its directory must be writable by "
 		    "clockd_user)", why);
 		goto fail;

@@ -11,11 +11,10 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "ctl.h"
+#include "usock.h"
 
 static int
 ctl_error_exit(Ptpsep__ErrorCode code)
@@ -68,45 +67,43 @@ int
 ctl_open(struct ctl_conn *cn, const char *daemon, const char *path,
     int quiet)
 {
-	struct sockaddr_un sun;
-	struct timeval tv = { CTL_TIMEOUT_S, 0 };
 	CtlRequest req = PTPSEP__CTL__CTL_REQUEST__INIT;
 	CtlResponse *resp;
 	Ptpsep__Hello h;
-	int rc, err;
+	const char *why;
+	int rc;
 
-	cn->fd = -1;
 	cn->daemon = daemon;
 	cn->path = path;
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
+	cn->fd = usock_connect(path, SOCK_SEQPACKET, CTL_TIMEOUT_S, 0);
+	switch (cn->fd < 0 ? -cn->fd : 0) {
+	case 0:
+		break;
+	case ENAMETOOLONG:
+		cn->fd = -1;
 		fprintf(stderr, "ptpctl: %s: socket path too long\n", path);
 		return CTL_EXIT_USAGE;
-	}
-	strcpy(sun.sun_path, path);
-	cn->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (cn->fd < 0) {
-		fprintf(stderr, "ptpctl: socket: %s\n", strerror(errno));
-		return CTL_EXIT_FAIL;
-	}
-	(void)setsockopt(cn->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	(void)setsockopt(cn->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(cn->fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
-		err = errno;
-		close(cn->fd);
+	case EMFILE:
+	case ENFILE:
+	case ENOBUFS:
+	case ENOMEM:
+		fprintf(stderr, "ptpctl: socket: %s\n", strerror(-cn->fd));
 		cn->fd = -1;
-		if (err == EACCES || err == EPERM) {
-			if (!quiet)
-				fprintf(stderr, "ptpctl: %s: permission denied "
-				    "on %s\n", daemon, path);
-			return CTL_EXIT_DENIED;
-		}
+		return CTL_EXIT_FAIL;
+	case EACCES:
+	case EPERM:
+		cn->fd = -1;
+		if (!quiet)
+			fprintf(stderr, "ptpctl: %s: permission denied on %s\n",
+			    daemon, path);
+		return CTL_EXIT_DENIED;
+	default:
 		/* ENOENT, ECONNREFUSED (a stale socket), ENOTSOCK, ... */
 		if (!quiet)
 			fprintf(stderr, "ptpctl: %s is not running (cannot "
 			    "connect to %s: %s)\n", daemon, path,
-			    strerror(err));
+			    strerror(-cn->fd));
+		cn->fd = -1;
 		return CTL_EXIT_NOT_RUNNING;
 	}
 	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_CTL);
@@ -127,14 +124,11 @@ ctl_open(struct ctl_conn *cn, const char *daemon, const char *path,
 	if (resp->body_case == PTPSEP__CTL__CTL_RESPONSE__BODY_ERROR) {
 		ctl_report_error(cn, resp->error);
 		rc = ctl_error_exit(resp->error->code);
-	} else if (resp->body_case != PTPSEP__CTL__CTL_RESPONSE__BODY_HELLO) {
-		fprintf(stderr, "ptpctl: %s (%s): answered Hello with "
-		    "something else\n", daemon, path);
-		rc = CTL_EXIT_FAIL;
-	} else if (ipc_hello_check(resp->hello, PTPSEP__ROLE__ROLE_UNSPECIFIED)
-	    != IPC_OK) {
-		fprintf(stderr, "ptpctl: %s (%s): %s\n", daemon, path,
-		    ipc_detail());
+	} else if (usock_hello_check(resp->body_case ==
+	    PTPSEP__CTL__CTL_RESPONSE__BODY_HELLO ? resp->hello : NULL,
+	    PTPSEP__ROLE__ROLE_UNSPECIFIED, &why) !=
+	    PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
+		fprintf(stderr, "ptpctl: %s (%s): %s\n", daemon, path, why);
 		rc = CTL_EXIT_FAIL;
 	}
 	ipc_free(&resp->base);

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,11 +23,7 @@
 
 #include "ctlsock.h"
 #include "log.h"
-#include "sockpath.h"
-
-#ifndef SO_PEERGROUPS
-#define SO_PEERGROUPS	59	/* Linux 4.13 */
-#endif
+#include "usock.h"
 
 struct ctlsock_client {
 	struct ctlsock_client	*next;
@@ -38,7 +33,7 @@ struct ctlsock_client {
 	int			 failed;	/* a reply could not be sent */
 	int			 admin;		/* root or admin_group */
 	int64_t			 last_ns;	/* last request, monotonic */
-	struct ctlsock_peer	 peer;
+	struct usock_peer	 peer;
 	struct event		*ev;		/* readable */
 	struct event		*t_idle;	/* idle timeout */
 	struct event		*t_pause;	/* end of a rate-limit pause */
@@ -89,38 +84,20 @@ struct ctlsock *
 ctlsock_listen(struct event_base *base, const char *path, mode_t mode,
     const struct ctlsock_ops *ops, void *arg)
 {
-	struct sockaddr_un sun;
 	struct ctlsock *cs;
 	char why[256];
-	int fd, err;
+	int fd;
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
-		log_warnx("%s %s: path too long", ops->name, path);
-		return NULL;
-	}
-	strcpy(sun.sun_path, path);
 	if ((cs = calloc(1, sizeof(*cs))) == NULL) {
 		log_warn("%s", ops->name);
 		return NULL;
 	}
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	fd = usock_listen(path, SOCK_SEQPACKET, mode, SOCKPATH_NO_ID,
+	    SOCKPATH_NO_ID, CTLSOCK_MAX_CLIENTS + CTLSOCK_MAX_REFUSING, 0,
+	    why, sizeof(why));
 	if (fd < 0) {
-		log_warn("%s: socket", ops->name);
-		goto no_socket;
-	}
-	/* No bind/chmod by path: a symlink there is not followed. */
-	if (sockpath_bind(fd, path, mode, SOCKPATH_NO_ID, SOCKPATH_NO_ID,
-	    why, sizeof(why)) != 0) {
 		log_warnx("%s: %s", ops->name, why);
-		goto no_bind;
-	}
-	if (listen(fd, CTLSOCK_MAX_CLIENTS + CTLSOCK_MAX_REFUSING) != 0) {
-		err = errno;
-		log_warnx("%s %s: listen: %s", ops->name, path, strerror(err));
-		(void)sockpath_unlink(path);
-		goto no_bind;
+		goto no_socket;
 	}
 	cs->base = base;
 	cs->ops = ops;
@@ -199,27 +176,10 @@ ctlsock_set_admin_group(struct ctlsock *cs, int have_gid, gid_t gid)
 	cs->admin_gid = gid;
 }
 
-const struct ctlsock_peer *
+const struct usock_peer *
 ctlsock_peer(const struct ctlsock_client *cl)
 {
 	return &cl->peer;
-}
-
-int
-ctlsock_peer_is_admin(const struct ctlsock_peer *p, int have_gid, gid_t gid)
-{
-	size_t i;
-
-	if (p->uid == 0)
-		return 1;
-	if (!have_gid)
-		return 0;
-	if (p->gid == gid)
-		return 1;
-	for (i = 0; i < p->ngroups && i < CTLSOCK_MAX_GROUPS; i++)
-		if (p->groups[i] == gid)
-			return 1;
-	return 0;
 }
 
 enum ctlsock_verdict
@@ -254,22 +214,16 @@ ctlsock_admit(const struct ctlsock_slot *slots, size_t n, uid_t uid,
 }
 
 /*
- * Sends Error{BUSY, why} and closes.  Closing a Unix socket with datagrams
- * unread makes the peer's recv fail with ECONNRESET instead of returning
- * the Error queued for it, so what the client sent (its Hello) is read
- * first; bounded, so that a client writing without pause cannot keep us.
+ * Sends Error{BUSY, why} and closes, after reading what the client sent
+ * (its Hello), so that it gets the Error and not a reset (usock_drain()).
  */
 static void
 ctlsock_refuse_now(int fd, const char *why)
 {
 	Ptpsep__Ctl__CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
 	Ptpsep__Error e;
-	uint8_t junk[64];
-	int i;
 
-	for (i = 0; i < 16; i++)
-		if (recv(fd, junk, sizeof(junk), MSG_DONTWAIT | MSG_TRUNC) < 0)
-			break;
+	usock_drain(fd, 16);
 	ipc_error_init(&e, PTPSEP__ERROR_CODE__ERROR_BUSY, why);
 	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_ERROR;
 	r.error = &e;
@@ -331,37 +285,6 @@ ctlsock_refuse(struct ctlsock *cs, int fd, const char *why)
 	cs->nrefusing++;
 }
 
-/*
- * The kernel's view of the peer at connect(): SO_PEERCRED for uid, gid and
- * pid, SO_PEERGROUPS for the supplementary groups.  Both are race-free
- * (unlike reading /proc/PID/status, whose PID may be gone or reused) and
- * reflect the process's real groups (unlike getgrouplist() on the user's
- * name, which says what a fresh login would get).
- */
-static int
-ctlsock_get_peer(int fd, struct ctlsock_peer *p)
-{
-	struct ucred uc;
-	socklen_t len = sizeof(uc);
-
-	memset(p, 0, sizeof(*p));
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) != 0 ||
-	    len != sizeof(uc))
-		return -1;
-	p->pid = uc.pid;
-	p->uid = uc.uid;
-	p->gid = uc.gid;
-	len = sizeof(p->groups);
-	/* ERANGE: more groups than we keep; the first ones still count. */
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, p->groups, &len) == 0)
-		p->ngroups = len / sizeof(gid_t);
-	else
-		p->ngroups = 0;
-	if (p->ngroups > CTLSOCK_MAX_GROUPS)
-		p->ngroups = CTLSOCK_MAX_GROUPS;
-	return 0;
-}
-
 static void
 ctlsock_arm_idle(struct ctlsock_client *cl)
 {
@@ -372,7 +295,7 @@ ctlsock_arm_idle(struct ctlsock_client *cl)
 
 /* Is there a slot for peer?  Evicts one for an admin if need be. */
 static int
-ctlsock_place(struct ctlsock *cs, const struct ctlsock_peer *peer,
+ctlsock_place(struct ctlsock *cs, const struct usock_peer *peer,
     int admin, int fd)
 {
 	struct ctlsock_slot slots[CTLSOCK_MAX_CLIENTS];
@@ -419,20 +342,17 @@ ctlsock_ev_accept(evutil_socket_t lfd, short what, void *arg)
 {
 	struct ctlsock *cs = arg;
 	struct ctlsock_client *cl;
-	struct ctlsock_peer peer;
+	struct usock_peer peer;
 	struct timeval tv = { CTLSOCK_HELLO_S, 0 };
+	char why[64];
 	int fd, admin;
 
-	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (ctlsock_get_peer(fd, &peer) != 0) {
-		log_rl(LOG_LVL_WARN, "%s: SO_PEERCRED: %s", cs->ops->name,
-		    strerror(errno));
-		close(fd);
+	if ((fd = usock_accept(lfd, &peer, why, sizeof(why))) < 0) {
+		if (fd != -EAGAIN && fd != -EINTR)
+			log_rl(LOG_LVL_WARN, "%s: %s", cs->ops->name, why);
 		return;
 	}
-	admin = ctlsock_peer_is_admin(&peer, cs->have_admin_gid,
+	admin = usock_peer_is_admin(&peer, cs->have_admin_gid,
 	    cs->admin_gid);
 	if (ctlsock_place(cs, &peer, admin, fd) != 0)
 		return;
@@ -557,16 +477,15 @@ static int
 ctlsock_hello(struct ctlsock_client *cl, const Ptpsep__Ctl__CtlRequest *req)
 {
 	Ptpsep__Ctl__CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
+	Ptpsep__ErrorCode code;
 	Ptpsep__Hello h;
+	const char *why;
 
-	if (req->body_case != PTPSEP__CTL__CTL_REQUEST__BODY_HELLO) {
-		(void)ctlsock_error(cl, PTPSEP__ERROR_CODE__ERROR_PROTOCOL,
-		    "first message is not Hello");
-		return -1;
-	}
-	if (ipc_hello_check(req->hello, PTPSEP__ROLE__ROLE_CTL) != IPC_OK) {
-		(void)ctlsock_error(cl,
-		    PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH, ipc_detail());
+	code = usock_hello_check(req->body_case ==
+	    PTPSEP__CTL__CTL_REQUEST__BODY_HELLO ? req->hello : NULL,
+	    PTPSEP__ROLE__ROLE_CTL, &why);
+	if (code != PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
+		(void)ctlsock_error(cl, code, why);
 		return -1;
 	}
 	cl->hello = 1;

@@ -4,14 +4,14 @@
  *
  * What is the same for both daemons lives here: the listening socket and
  * its mode, accepting with a bound on clients, the peer's credentials
- * (SO_PEERCRED, SO_PEERGROUPS), the Hello exchange, reading one request at
- * a time, and the limits that keep a hostile or broken local client from
- * disturbing the daemon: a client that breaks the protocol is dropped, one
- * that does not read its answers is dropped, one that floods requests is
- * paused (not read) for the rest of a one-second window, one that stays
- * idle is dropped, and a connection that cannot have a slot gets
- * ERROR_BUSY (after its Hello has been read, so that it sees the error and
- * not a reset).
+ * (SO_PEERCRED, SO_PEERGROUPS; lib/usock.c), the Hello exchange, reading
+ * one request at a time, and the limits that keep a hostile or broken
+ * local client from disturbing the daemon: a client that breaks the
+ * protocol is dropped, one that does not read its answers is dropped, one
+ * that floods requests is paused (not read) for the rest of a one-second
+ * window, one that stays idle is dropped, and a connection that cannot
+ * have a slot gets ERROR_BUSY (after its Hello has been read, so that it
+ * sees the error and not a reset).
  *
  * Slots (issue 11, item 6): every local user may connect, so the slots
  * must not be a resource one user can take from root.  A uid that is not
@@ -36,6 +36,7 @@
 #include <sys/types.h>
 
 #include "ipc.h"
+#include "usock.h"
 
 struct event_base;
 struct ctlsock;
@@ -49,16 +50,6 @@ struct ctlsock_client;
 #define CTLSOCK_RATE		100	/* requests per client per second */
 #define CTLSOCK_HELLO_S		5	/* no Hello for this long: drop */
 #define CTLSOCK_IDLE_S		30	/* no request for this long: drop */
-#define CTLSOCK_MAX_GROUPS	64	/* supplementary groups looked at */
-
-/* Who is on the other end, as the kernel saw it at connect(). */
-struct ctlsock_peer {
-	pid_t	pid;
-	uid_t	uid;
-	gid_t	gid;
-	size_t	ngroups;		/* of groups[], from SO_PEERGROUPS */
-	gid_t	groups[CTLSOCK_MAX_GROUPS];
-};
 
 struct ctlsock_ops {
 	const char	*name;		/* "clockd_ctl_socket", for the log */
@@ -93,14 +84,8 @@ int	ctlsock_reply(struct ctlsock_client *cl,
 /* Sends Error{code, text}. */
 int	ctlsock_error(struct ctlsock_client *cl, Ptpsep__ErrorCode code,
 	    const char *text);
-const struct ctlsock_peer *ctlsock_peer(const struct ctlsock_client *cl);
-
-/*
- * Pure: 1 if the peer is root, or gid is its primary group or one of its
- * supplementary groups; else 0.  have_gid == 0 (no such group): root only.
- */
-int	ctlsock_peer_is_admin(const struct ctlsock_peer *p, int have_gid,
-	    gid_t gid);
+/* Who the client is (usock_peer_is_admin() tells an admin). */
+const struct usock_peer *ctlsock_peer(const struct ctlsock_client *cl);
 
 /* A slot in use, as ctlsock_admit() sees it. */
 struct ctlsock_slot {

@@ -14,14 +14,12 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -33,6 +31,7 @@
 #include "nlmon.h"
 #include "notify.h"
 #include "priv.h"
+#include "sockpath.h"
 
 static struct netd netd;
 
@@ -178,22 +177,6 @@ main_check_config(const struct cfg *cfg, char *why, size_t len)
 	return clock_bounds_from_cfg(cfg, &b, why, len) == 0 ? 0 : -1;
 }
 
-/* Creates the directory of a socket path (e.g. /run/ptpsep) if missing. */
-static void
-main_mkdir_for(const char *path)
-{
-	char dir[256];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash == NULL || slash == dir)
-		return;
-	*slash = '\0';
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-		log_warn("mkdir %s", dir);
-}
-
 static void
 main_needs(struct netd *nd, struct priv_needs *needs)
 {
@@ -274,8 +257,7 @@ main_run(struct netd *nd, const struct cli *cli)
 
 	sock = cfg_get_str(nd->cfg, NULL, "netd_socket");
 	ctlsock = cfg_get_str(nd->cfg, NULL, "netd_ctl_socket");
-	main_mkdir_for(sock);
-	main_mkdir_for(ctlsock);
+	/* Each makes its directory (/run/ptpsep) if missing: sockpath.c. */
 	if (relay_listen(nd, sock, sock_uid, sock_gid) != 0)
 		fatalx("cannot listen on netd_socket %s", sock);
 	if (ctlsrv_listen(nd, ctlsock) != 0)
@@ -311,8 +293,9 @@ main_run(struct netd *nd, const struct cli *cli)
 	ctlsrv_close_all(nd);
 	for (i = 0; i < nd->nports; i++)
 		port_close(&nd->ports[i]);
-	(void)unlink(sock);
-	(void)unlink(ctlsock);
+	/* Only a socket is removed, never what may stand there instead. */
+	(void)sockpath_unlink(sock);
+	(void)sockpath_unlink(ctlsock);
 	event_free(sigint);
 	event_free(sigterm);
 	event_free(nd->tick_ev);

@@ -18,15 +18,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
 #include "log.h"
 #include "netd.h"
-#include "sockpath.h"
+#include "usock.h"
 
 /* Messages handled per wake-up before yielding to the ports. */
 #define RELAY_BURST	64
@@ -48,38 +46,18 @@ int
 relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
     gid_t sock_gid)
 {
-	struct sockaddr_un sun;
 	char why[256];
-	int fd, rc;
+	int fd;
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
-		log_warnx("netd_socket %s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	strcpy(sun.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		log_warn("socket(AF_UNIX)");
-		return -errno;
-	}
 	/*
 	 * netd_user:<clockd's group> 0660, made without bind/chown/chmod by
 	 * path: a symlink planted there is refused, never followed.
 	 */
-	if ((rc = sockpath_bind(fd, path, 0660, sock_uid, sock_gid, why,
-	    sizeof(why))) != 0) {
+	fd = usock_listen(path, SOCK_SEQPACKET, 0660, sock_uid, sock_gid, 4, 0,
+	    why, sizeof(why));
+	if (fd < 0) {
 		log_warnx("netd_socket: %s", why);
-		close(fd);
-		return rc;
-	}
-	if (listen(fd, 4) != 0) {
-		rc = -errno;
-		log_warn("netd_socket %s: listen", path);
-		(void)sockpath_unlink(path);
-		close(fd);
-		return rc;
+		return fd;
 	}
 	nd->listen_fd = fd;
 	nd->listen_ev = event_new(nd->base, fd, EV_READ | EV_PERSIST,
@@ -105,28 +83,19 @@ relay_refuse_fd(int fd, Ptpsep__ErrorCode code, const char *text)
 	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
 	Ptpsep__Error e;
 
-	uint8_t junk[64];
-	int i;
-
 	ipc_error_init(&e, code, text);
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_ERROR;
 	m.error = &e;
 	(void)ipc_send_netd(fd, &m);
-	/*
-	 * Closing a Unix socket with datagrams still unread makes the peer's
-	 * next recv fail with ECONNRESET instead of returning the Error just
-	 * queued for it: read what the client sent (its Hello, the rest of a
-	 * burst) first, so that it learns why.  Bounded: a client writing
-	 * without pause must not keep netd here.
-	 */
-	for (i = 0; i < RELAY_BURST; i++)
-		if (recv(fd, junk, sizeof(junk), MSG_DONTWAIT | MSG_TRUNC) < 0)
-			break;
+	/* What the client sent (its Hello, the rest of a burst) is read
+	 * first, so that it gets the Error, not a reset. */
+	usock_drain(fd, RELAY_BURST);
 	close(fd);
 }
 
-void
-relay_close_client(struct netd *nd, const char *why)
+/* Ends the connection; with why, after an Error{code, why} and a log line. */
+static void
+relay_end_client(struct netd *nd, Ptpsep__ErrorCode code, const char *why)
 {
 	size_t i;
 	int j;
@@ -142,8 +111,7 @@ relay_close_client(struct netd *nd, const char *why)
 	}
 	if (why != NULL) {
 		log_rl(LOG_LVL_WARN, "closing the clockd connection: %s", why);
-		relay_refuse_fd(nd->client_fd,
-		    PTPSEP__ERROR_CODE__ERROR_PROTOCOL, why);
+		relay_refuse_fd(nd->client_fd, code, why);
 	} else {
 		close(nd->client_fd);
 	}
@@ -153,6 +121,12 @@ relay_close_client(struct netd *nd, const char *why)
 	for (i = 0; i < nd->nports; i++)
 		for (j = 0; j < NETD_TXMAP_MAX; j++)
 			nd->ports[i].txmap[j].used = 0;
+}
+
+void
+relay_close_client(struct netd *nd, const char *why)
+{
+	relay_end_client(nd, PTPSEP__ERROR_CODE__ERROR_PROTOCOL, why);
 }
 
 /*
@@ -194,22 +168,15 @@ static void
 relay_ev_accept(evutil_socket_t lfd, short what, void *arg)
 {
 	struct netd *nd = arg;
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
+	struct usock_peer cred;
 	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
 	Ptpsep__Hello h;
+	char why[64];
 	int fd, sndbuf = RELAY_SNDBUF;
 
-	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (fd < 0) {
-		if (errno != EAGAIN && errno != EINTR)
-			log_rl(LOG_LVL_WARN, "accept on netd_socket: %s",
-			    strerror(errno));
-		return;
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
-		log_rl(LOG_LVL_WARN, "SO_PEERCRED: %s", strerror(errno));
-		close(fd);
+	if ((fd = usock_accept(lfd, &cred, why, sizeof(why))) < 0) {
+		if (fd != -EAGAIN && fd != -EINTR)
+			log_rl(LOG_LVL_WARN, "netd_socket: %s", why);
 		return;
 	}
 	if (cred.uid != 0 && cred.uid != nd->client_uid) {
@@ -390,6 +357,33 @@ relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 	return relay_send(nd, &m, RELAY_MUST);
 }
 
+/*
+ * clockd's first message must be its Hello (doc/design.md, "Interprocess
+ * protocol"); then netd sends the PortList.  0, or -1 after closing.
+ */
+static int
+relay_hello(struct netd *nd, const NetdMsg *m)
+{
+	Ptpsep__ErrorCode code;
+	const char *why;
+
+	code = usock_hello_check(m->body_case ==
+	    PTPSEP__NETD__NETD_MSG__BODY_HELLO ? m->hello : NULL,
+	    PTPSEP__ROLE__ROLE_CLOCKD, &why);
+	if (code != PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
+		/* A Hello refused is counted (NetdInfo.refused). */
+		if (code == PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH)
+			nd->conn_refused[
+			    PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
+		relay_end_client(nd, code, why);
+		return -1;
+	}
+	nd->client_ready = 1;
+	evtimer_del(nd->hello_tmo);
+	relay_send_port_list(nd);
+	return 0;
+}
+
 static void
 relay_ev_client(evutil_socket_t fd, short what, void *arg)
 {
@@ -415,28 +409,10 @@ relay_ev_client(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 		if (!nd->client_ready) {
-			if (m->body_case != PTPSEP__NETD__NETD_MSG__BODY_HELLO) {
-				ipc_free(&m->base);
-				relay_close_client(nd, "first message is not Hello");
-				return;
-			}
-			rc = ipc_hello_check(m->hello, PTPSEP__ROLE__ROLE_CLOCKD);
+			rc = relay_hello(nd, m);
 			ipc_free(&m->base);
-			if (rc != IPC_OK) {
-				log_rl(LOG_LVL_WARN, "clockd Hello: %s",
-				    ipc_detail());
-				nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
-				event_free(nd->client_ev);
-				nd->client_ev = NULL;
-				relay_refuse_fd(nd->client_fd,
-				    PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH,
-				    ipc_detail());
-				nd->client_fd = -1;	/* closed above */
+			if (rc < 0)
 				return;
-			}
-			nd->client_ready = 1;
-			evtimer_del(nd->hello_tmo);
-			relay_send_port_list(nd);
 			continue;
 		}
 		switch (m->body_case) {
