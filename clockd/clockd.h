@@ -1,8 +1,11 @@
 /*
  * clockd.h - ptp-clockd's engine: the clock and its ports.
  *
- * Files: clock.c (the clock: datasets, BMCA over all ports, servo, clock
- * requests to netd), port.c (a port's state machine, timers and message
+ * Files: clock.c (the clock's life and run-time settings),
+ * clock_datasets.c (its datasets and their updates), clock_decision.c (the
+ * state decision over all ports), clock_netd.c (netd's messages into the
+ * engine, as netd_types.h's structs), clock_servo.c (the servo and its
+ * clock requests to netd), port.c (a port's state machine, timers and message
  * dispatch), port_master.c (what a port sends and answers as master and as
  * peer-delay responder), port_slave.c (Sync/Follow_Up/Delay and Pdelay
  * measurements that feed the servo), msg.c (building and sending
@@ -243,44 +246,63 @@ struct clockd {
 	double			 sum_sq, sum_freq, sum_delay;
 	int64_t			 last_offset;
 
-	/* spike filter of offsets while locked (clock.c) */
+	/* spike filter of offsets while locked (clock_servo.c) */
 	double			 jitter;	/* EWMA of |offset|, ns */
 	unsigned		 spike_run;
 	uint64_t		 spikes;
 
-	/* path delay held while the servo measures the frequency (clock.c) */
+	/* path delay held while the servo measures the frequency
+	 * (clock_servo.c) */
 	int64_t			 wait_delay;
 	int			 wait_delay_valid;
 
 	struct env_timer	*t_bmc;		/* deferred state decision */
 };
 
+/* The id of the status read on every connection to netd (clock_netd.c);
+ * the servo's requests take the ids after it. */
+#define CLOCK_REQ_STATUS	1
+
 /* ---- clock.c ---- */
 /* Sets the engine up on env; asks env to connect to netd at the end. */
 int	clock_init(struct clockd *c, const struct env *env, struct cfg *cfg);
 void	clock_fini(struct clockd *c);
-/* netd's messages into the engine (arg: the struct clockd *), from
- * env_event.c's netd_client or from the simulator. */
-extern const struct netd_client_cbs clock_netd_cbs;
 /* Now, monotonic ns (env.h). */
 static inline int64_t
 clock_now(const struct clockd *c)
 {
 	return env_now(&c->env);
 }
-/* Asks for a state decision over all ports (coalesced, run soon). */
-void	clock_state_decision_soon(struct clockd *c);
-/* The clock's identity as a PortIdentity with portNumber 0. */
-int	clock_is_own(const struct clockd *c, const uint8_t *clock_identity);
-/* An Announce from the parent: refresh parentDS and timePropertiesDS. */
-void	clock_update_from_parent(struct clockd *c, const struct ptp_msg *m);
-void	clock_port_state_changed(struct clockd *c, struct cport *p,
-	    enum fsm_state old);
 /* Run-time settings (ptpctl set, ctlsrv.c); 0, or -1 if refused. */
 int	clock_set_priority1(struct clockd *c, uint8_t v);
 int	clock_set_priority2(struct clockd *c, uint8_t v);
 int	clock_set_clock_class(struct clockd *c, uint8_t v);
 int	clock_set_port_enabled(struct clockd *c, unsigned index, int enable);
+
+/* ---- clock_datasets.c ---- */
+/* 1 when clock_identity is this clock's (defaultDS.clockIdentity). */
+int	clock_is_own(const struct clockd *c, const uint8_t *clock_identity);
+/* 1 when the clock counts PTP time (a PHC), 0 for UTC (clock_device). */
+int	clock_counts_ptp_time(const struct cfg *cfg);
+/* This clock is the grandmaster (Tables 30/31). */
+void	clock_update_grandmaster(struct clockd *c);
+/* Parent and grandmaster from Ebest's Announce (Table 33). */
+void	clock_update_slave(struct clockd *c, const struct fm_entry *e);
+/* An Announce from the parent: refresh parentDS and timePropertiesDS. */
+void	clock_update_from_parent(struct clockd *c, const struct ptp_msg *m);
+
+/* ---- clock_decision.c ---- */
+/* Asks for a state decision over all ports (coalesced, run soon). */
+void	clock_state_decision_soon(struct clockd *c);
+/* The decision itself: c->t_bmc's callback. */
+void	clock_ev_bmc(void *arg);
+void	clock_port_state_changed(struct clockd *c, struct cport *p,
+	    enum fsm_state old);
+
+/* ---- clock_netd.c ---- */
+/* netd's messages into the engine (arg: the struct clockd *), from
+ * env_event.c's netd_client or from the simulator. */
+extern const struct netd_client_cbs clock_netd_cbs;
 
 /* ---- clock_servo.c ---- */
 /* A slave port measured offsetFromMaster; feed the servo. */

@@ -1,0 +1,115 @@
+/*
+ * clock_decision.c - the state decision over all ports (IEEE 1588-2019
+ * 9.3.2 state decision event, 9.3.3 state decision algorithm): each
+ * port's Erbest (foreign.c), the BMCA over them and this clock's D0
+ * (bmc.c), the datasets that follow the result (9.3.5, clock_datasets.c),
+ * and the recommended state handed to each port's FSM (fsm.c).  Pure
+ * decisions are in bmc.c and fsm.c; this file only gathers their input
+ * and acts on their output.  The decision runs from a zero-delay timer,
+ * so that several reasons for one in a burst cost one run.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "clockd.h"
+#include "log.h"
+
+/* The state decision event (9.3.2): BMCA over all ports, datasets, FSMs. */
+void
+clock_ev_bmc(void *arg)
+{
+	struct clockd *c = arg;
+	struct bmc_port_input in[CLOCKD_MAX_PORTS];
+	struct bmc_dataset erbest[CLOCKD_MAX_PORTS], d0;
+	const struct fm_entry *entry[CLOCKD_MAX_PORTS];
+	int64_t now = clock_now(c);
+	unsigned i;
+	int best, slave_changed = 0;
+	struct ptp_port_identity new_parent;
+
+	if (!c->have_ports)
+		return;
+	bmc_dataset_from_default(&d0, c->dds.priority1, &c->dds.quality,
+	    c->dds.priority2, c->dds.clock_identity);
+	for (i = 0; i < c->nports; i++) {
+		struct cport *p = &c->ports[i];
+
+		fm_prune(&p->foreign, now);
+		entry[i] = NULL;
+		if (p->kind != FSM_MASTER_ONLY)
+			entry[i] = fm_best(&p->foreign, &p->identity, now,
+			    &erbest[i]);
+		in[i].erbest = entry[i] ? &erbest[i] : NULL;
+		in[i].state = p->state;
+		in[i].master_only = p->kind == FSM_MASTER_ONLY;
+		in[i].decision = BMC_D_NONE;
+	}
+	best = bmc_select(&d0, in, c->nports,
+	    c->dds.slave_only ? BMC_F_SLAVE_ONLY : 0);
+
+	/* 9.3.5: the datasets follow Ebest, or this clock when D0 wins. */
+	memset(&new_parent, 0, sizeof(new_parent));
+	if (best < 0 || bmc_a_better(bmc_compare(&d0, &erbest[best]))) {
+		if (!c->dds.slave_only)
+			clock_update_grandmaster(c);
+	} else {
+		new_parent = entry[best]->hdr.source_port_identity;
+		slave_changed = !ptp_port_identity_equal(&new_parent,
+		    &c->pds.parent_port_identity);
+		clock_update_slave(c, entry[best]);
+		if (slave_changed) {
+			char id[32];
+
+			snprintf(id, sizeof(id),
+			    "%02x%02x%02x.%02x%02x.%02x%02x%02x-%u",
+			    new_parent.clock_identity[0],
+			    new_parent.clock_identity[1],
+			    new_parent.clock_identity[2],
+			    new_parent.clock_identity[3],
+			    new_parent.clock_identity[4],
+			    new_parent.clock_identity[5],
+			    new_parent.clock_identity[6],
+			    new_parent.clock_identity[7],
+			    new_parent.port_number);
+			log_info("selected best master clock %s", id);
+			c->gm_changed_at = now;
+			/* A new master's time: nothing to compare with. */
+			cpol_sanity_reset(&c->sanity);
+			cpol_sanity_set_freq(&c->sanity, c->freq_ppb);
+		}
+	}
+	for (i = 0; i < c->nports; i++) {
+		enum fsm_event ev = bmc_decision_event(in[i].decision);
+
+		port_dispatch(&c->ports[i], ev,
+		    in[i].decision == BMC_D_S1 ? slave_changed : 0);
+	}
+}
+
+void
+clock_state_decision_soon(struct clockd *c)
+{
+	if (!env_timer_pending(&c->env, c->t_bmc))
+		env_timer_arm(&c->env, c->t_bmc, 0);
+}
+
+void
+clock_port_state_changed(struct clockd *c, struct cport *p,
+    enum fsm_state old)
+{
+	if (p->state == PS_SLAVE || p->state == PS_UNCALIBRATED) {
+		if (c->slave_port != (int)p->index && c->servo != NULL)
+			servo_sync_interval(c->servo,
+			    (double)port_interval_ns(p->log_sync_interval) /
+			    1e9);
+		c->slave_port = (int)p->index;
+	} else if (c->slave_port == (int)p->index) {
+		c->slave_port = -1;
+	}
+	/* A port leaving or entering service changes the decision. */
+	if (old == PS_INITIALIZING || p->state == PS_FAULTY ||
+	    p->state == PS_DISABLED || p->state == PS_LISTENING)
+		clock_state_decision_soon(c);
+}
