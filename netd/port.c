@@ -16,7 +16,7 @@
 #include "netd.h"
 #include "tstamp.h"
 
-/* Frames read per wake-up before yielding to the other sockets. */
+/* Error-queue entries read per wake-up before yielding to the others. */
 #define PORT_RX_BURST	64
 
 static void port_ev_read(evutil_socket_t fd, short what, void *arg);
@@ -186,39 +186,70 @@ port_txts_done(struct netd_port *p, struct transport_txts *t)
 	relay_tx_timestamp(p, m->cookie, t);
 }
 
+/*
+ * Reads the error queue for the TX timestamps owed on this socket, and
+ * only while one is owed: an empty error queue costs a recvmsg that
+ * returns EAGAIN, which it did before every frame.  Bounded, so that a
+ * socket whose queue the kernel keeps filling yields to the others.
+ * Returns how many entries were consumed.
+ */
+static int
+port_read_errqueue(struct netd_port *p, enum transport_class cls, int all)
+{
+	struct transport_txts t;
+	int i, rc;
+
+	for (i = 0; i < PORT_RX_BURST; i++) {
+		if (!all && transport_tx_owed(&p->tp, cls) == 0)
+			break;
+		rc = transport_read_errqueue(&p->tp, cls, &t);
+		if (rc < 0)
+			break;
+		if (rc == 1)
+			port_txts_done(p, &t);
+	}
+	return i;
+}
+
+/*
+ * One wake-up of a port socket: the kernel has a frame for it, or an entry
+ * on its error queue (a TX timestamp), which wakes the socket with
+ * EPOLLERR, that libevent reports as EV_READ; or both.  Each wake-up
+ * takes the timestamps owed, else one frame: no read probes for a second
+ * frame until EAGAIN.  The socket is level-triggered, so what is left
+ * wakes it again at once, after the loop has served the other sockets
+ * (which is the fairness the old per-wake-up burst gave).  A wake-up that
+ * finds no frame and owes no timestamp is an error-queue entry that
+ * nobody waits for any more (one that came after its deadline): drained,
+ * or the level-triggered EPOLLERR would wake the loop for ever.
+ */
 static void
 port_ev_read(evutil_socket_t fd, short what, void *arg)
 {
 	struct netd_port *p = arg;
 	enum transport_class cls;
-	struct transport_txts t;
 	struct transport_rx rx;
 	uint8_t buf[PTP_MAX_MSG_LEN];
-	int i, rc;
+	int rc;
 
+	(void)what;
 	cls = fd == transport_fd(&p->tp, TC_EVENT) ? TC_EVENT : TC_GENERAL;
-
-	/* TX timestamps wake the socket up through its error queue. */
-	for (i = 0; i < PORT_RX_BURST; i++) {
-		rc = transport_read_errqueue(&p->tp, cls, &t);
-		if (rc == 1)
-			port_txts_done(p, &t);
-		else if (rc < 0)
-			break;
+	if (transport_tx_owed(&p->tp, cls) > 0 &&
+	    port_read_errqueue(p, cls, 0) > 0)
+		return;
+	memset(&rx, 0, sizeof(rx));
+	rx.buf = buf;
+	rx.cap = sizeof(buf);
+	rc = transport_recv(&p->tp, cls, &rx);
+	if (rc == -EAGAIN) {
+		(void)port_read_errqueue(p, cls, 1);
+		return;
 	}
-	for (i = 0; i < PORT_RX_BURST; i++) {
-		memset(&rx, 0, sizeof(rx));
-		rx.buf = buf;
-		rx.cap = sizeof(buf);
-		rc = transport_recv(&p->tp, cls, &rx);
-		if (rc == 0)
-			continue;	/* dropped and counted by transport */
-		if (rc < 0)
-			break;
-		if (rx.have_ts && port_convert(p, &rx.ts) != 0)
-			rx.have_ts = 0;
-		relay_rx_frame(p, cls, &rx);
-	}
+	if (rc <= 0)
+		return;		/* dropped and counted by transport */
+	if (rx.have_ts && port_convert(p, &rx.ts) != 0)
+		rx.have_ts = 0;
+	relay_rx_frame(p, cls, &rx);
 }
 
 int

@@ -26,8 +26,15 @@
 #include "netd.h"
 #include "usock.h"
 
-/* Messages handled per wake-up before yielding to the ports. */
+/* Datagrams of a client read (and dropped) before it is closed. */
 #define RELAY_BURST	64
+/*
+ * clockd's messages handled per wake-up.  One: reading on until EAGAIN
+ * cost a recvmsg that found nothing after nearly every message.  The
+ * socket is level-triggered, so a second message wakes the loop again,
+ * after the ports have had their turn.
+ */
+#define RELAY_MSGS_PER_WAKEUP	1
 /* Absorbs bursts of RxFrames while clockd is busy. */
 #define RELAY_SNDBUF	(1024 * 1024)
 /*
@@ -392,7 +399,7 @@ relay_ev_client(evutil_socket_t fd, short what, void *arg)
 	char why[160];
 	int i, rc;
 
-	for (i = 0; i < RELAY_BURST && nd->client_fd >= 0; i++) {
+	for (i = 0; i < RELAY_MSGS_PER_WAKEUP && nd->client_fd >= 0; i++) {
 		rc = ipc_recv_netd(nd->client_fd, &m);
 		if (rc == IPC_E_AGAIN)
 			return;

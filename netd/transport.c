@@ -535,6 +535,18 @@ transport_read_errqueue(struct transport_port *port, enum transport_class cls,
 }
 
 int
+transport_tx_owed(const struct transport_port *port, enum transport_class cls)
+{
+	int i, n = 0;
+
+	if (cls != TC_EVENT && cls != TC_GENERAL)
+		return 0;
+	for (i = 0; i < TRANSPORT_TX_PENDING_MAX; i++)
+		n += port->pending[cls][i].used != 0;
+	return n;
+}
+
+int
 transport_expire_tx(struct transport_port *port, const struct timespec *now,
     struct transport_txts *out)
 {

@@ -209,6 +209,8 @@ int	transport_send(struct transport_port *, enum transport_class,
  */
 int	transport_read_errqueue(struct transport_port *, enum transport_class,
 	    struct transport_txts *);
+/* TX timestamps asked for on this socket and not yet read or expired. */
+int	transport_tx_owed(const struct transport_port *, enum transport_class);
 /*
  * Reports one TX timestamp whose deadline passed before now
  * (CLOCK_MONOTONIC) as TXTS_MISSING.  Returns 1 when *out was filled, 0

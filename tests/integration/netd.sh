@@ -364,6 +364,40 @@ tx_test() {	# name proto dst-pattern
 	fi
 }
 
+# e. TX timestamps with the error queue read on demand: netd reads a
+# socket's error queue only while a TX timestamp is owed on it (or when a
+# wake-up finds no frame), and reads one frame or message per wake-up, not
+# on until EAGAIN.  N Syncs with want_ts, one client each, under strace:
+# every TxTimestamp arrives, matched and OK, and next to no recvmsg finds
+# an empty queue (before: three per timestamp, one per relayed message).
+txts_burst_test() {	# name
+	local n=40 i ok=0 st="$tmp/strace.out" sp errq empty eagain
+	command -v strace >/dev/null || { fail "$1: strace not installed"; return; }
+	strace -f -qq -e trace=recvmsg -o "$st" -p "$netd_pid" &
+	sp=$!
+	pids+=("$sp")
+	sleep 1		# attached
+	for ((i = 0; i < n; i++)); do
+		"$CLIENT" send "$SOCK" --msg sync --seq $((5000 + i)) --want-ts \
+			--cookie "$(printf '0x%x' $((0x5e000 + i)))" \
+			>"$tmp/burst.out" 2>&1 && ok=$((ok + 1))
+	done
+	sleep 0.5
+	kill -INT "$sp" 2>/dev/null || true
+	bg_wait "$sp"
+	errq=$(grep -c 'MSG_ERRQUEUE' "$st" || true)
+	empty=$(grep 'MSG_ERRQUEUE' "$st" | grep -c EAGAIN || true)
+	eagain=$(grep -c '= -1 EAGAIN' "$st" || true)
+	echo "    recvmsg: $(grep -c 'recvmsg(' "$st" || true) calls," \
+		"$errq on the error queue ($empty empty), $eagain EAGAIN in all"
+	check "$1: $ok of $n TxTimestamps for want_ts TxFrames came back OK and matched" \
+		[ "$ok" -eq "$n" ]
+	check "$1: error queue read $errq times for $n timestamps, $empty found it empty (<= $((n / 10)))" \
+		[ "$errq" -ge "$n" -a "$empty" -le $((n / 10)) ]
+	check "$1: $eagain recvmsg calls returned EAGAIN (<= $((n / 10)); no probing reads)" \
+		[ "$eagain" -le $((n / 10)) ]
+}
+
 # ============================================================================
 # Run 1: L2
 # ============================================================================
@@ -399,6 +433,7 @@ still_serving "L2: PTP received after the flood"
 
 # e. TX
 tx_test L2 l2 "dst=01:1b:19:00:00:00 src=$maca ethertype=88f7"
+txts_burst_test L2
 out="$tmp/sniff2.out"
 inB sniff "$ifb" --proto l2 --count 2 --timeout 5 >"$out" 2>&1 &
 sp=$!; pids+=("$sp")
