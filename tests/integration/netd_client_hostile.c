@@ -11,12 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 #include "netd_client.h"
 
 /* hostile noread: how long the client stops reading (the test floods). */
 #define NOREAD_SECONDS	8
-#define NOREAD_REQUESTS	200
+/* Far more replies than netd's send buffer holds (~600 with 1 MiB asked). */
+#define NOREAD_REQUESTS	100000
 
 /* ---- hostile cases --------------------------------------------------------- */
 
@@ -348,17 +350,24 @@ cmd_hostile(const char *path, const char *name)
 	}
 	if (strcmp(name, "noread") == 0) {
 		/* A client that stops reading while frames arrive, then asks
-		 * for clock reads: netd may drop RxFrames, not replies, so it
-		 * must close the connection.  The queue is full for frames,
-		 * but a smaller reply may still fit in what is left, so it
-		 * asks NOREAD_REQUESTS times: one of them meets the limit. */
+		 * for clock reads and keeps asking without reading: netd may
+		 * drop RxFrames, not replies, so when its queue to us is full
+		 * it must close the connection.  Every read is answered, so
+		 * asking until our send fails fills the queue with replies if
+		 * the frames did not, and the close is certain.  Then what
+		 * was queued is read back: the replies in the order asked,
+		 * none missing before the close. */
 		Ptpsep__Netd__ClockRead rd = PTPSEP__NETD__CLOCK_READ__INIT;
+		struct timeval tmo = { 5, 0 };
 		NetdMsg *r;
-		long nrx = 0, nreply = 0, nreq;
+		long nrx = 0, nreply = 0, nreq, gaps = 0;
+		uint64_t next = 100;
 		int rc;
 
 		code = 0;
 		fd = netd_open(path);
+		/* A netd that stopped reading must not hang the test. */
+		(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tmo, sizeof(tmo));
 		printf("READY\n");
 		fflush(stdout);
 		sleep(NOREAD_SECONDS);
@@ -369,7 +378,7 @@ cmd_hostile(const char *path, const char *name)
 		for (nreq = 0; nreq < NOREAD_REQUESTS; nreq++) {
 			req.id = 100 + (uint64_t)nreq;
 			if (ipc_send_netd(fd, &m) != IPC_OK)
-				break;	/* closed already */
+				break;	/* closed (or netd stopped reading) */
 		}
 		for (;;) {
 			rc = recv_netd(fd, 3000, &r);
@@ -378,21 +387,23 @@ cmd_hostile(const char *path, const char *name)
 			if (r->body_case == PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME)
 				nrx++;
 			else if (r->body_case ==
-			    PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY)
+			    PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY) {
+				if (r->clock_reply->id != next)
+					gaps++;
+				next = r->clock_reply->id + 1;
 				nreply++;
-			else if (r->body_case == PTPSEP__NETD__NETD_MSG__BODY_ERROR)
+			} else if (r->body_case == PTPSEP__NETD__NETD_MSG__BODY_ERROR)
 				code = r->error->code;
 			ipc_free(&r->base);
 		}
 		closed = rc == IPC_E_EOF;
 		close(fd);
 		printf("RESULT case=noread rx_frames=%ld requests=%ld "
-		    "clock_replies=%ld code=%s closed=%d\n", nrx, nreq, nreply,
-		    error_code_name(code), closed);
-		/* Either every reply arrived, or the connection was closed:
-		 * a reply may never be lost on an open connection. */
-		return nrx > 0 && ((closed && nreply < nreq) ||
-		    (!closed && nreply == nreq)) ? 0 : 1;
+		    "clock_replies=%ld in_order=%d code=%s closed=%d\n", nrx,
+		    nreq, nreply, gaps == 0, error_code_name(code), closed);
+		/* Closed, and no reply lost while the connection was open:
+		 * the replies read are the first ones asked for, in order. */
+		return nrx > 0 && closed && gaps == 0 && nreply < nreq ? 0 : 1;
 	}
 	if (strcmp(name, "bigstep") == 0)
 		return hostile_bigstep(path);
