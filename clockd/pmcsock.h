@@ -1,8 +1,9 @@
 /*
  * pmcsock.h - the I/O of PTP management (mgmt.c decides): the local
  * datagram socket at pmc_socket that linuxptp's `pmc -u -s PATH` talks to
- * unchanged, and the network path (Management messages that a port
- * receives through netd, their responses, and boundary-hops forwarding).
+ * unchanged (pmcsock.c), and the network path (pmcsock_net.c: Management
+ * messages that a port receives through netd, their responses, and
+ * boundary-hops forwarding).
  *
  * Who may SET:
  *  - pmc_socket (mode 0666): any local user may GET; SET and COMMAND only
@@ -43,5 +44,11 @@ void	pmcsock_stop(struct pmcsock *s);
  * address (as ptp4l), and applies a granted SET.
  */
 void	pmcsock_net_rx(struct cport *p, const uint8_t *buf, size_t len);
+
+/* pmcsock_net.c: a granted SET (mgmt.c) applied through the clock's
+ * setters and logged, who saying by whom; both paths use it. */
+struct mgmt_set;
+void	pmcsock_apply(struct clockd *c, const struct mgmt_set *set,
+	    const char *who);
 
 #endif /* PTPSEP_CLOCKD_PMCSOCK_H */
