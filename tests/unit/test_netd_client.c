@@ -1,0 +1,489 @@
+/*
+ * test_netd_client.c - clockd/netd_client.c translates netd's messages
+ * into the engine's types (clockd/netd_types.h).
+ *
+ * A fake netd listens on a Unix socket in a temporary directory, answers
+ * the client's Hello, and sends each message of netd.proto that reaches
+ * the engine; the callbacks record what netd_client.c made of it.  Every
+ * field the engine reads is checked, with and without its optional parts
+ * (a time stamp, a source address, a clock identity, a ClockInfo), and so
+ * is the RefuseReason -> clock_refusal mapping.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <event2/event.h>
+
+#include "clockd/netd_client.h"
+#include "sockpath.h"
+#include "usock.h"
+
+/* What the callbacks saw; pointers are copied out while they are valid. */
+static struct {
+	int			 connected, disconnected;
+	struct netd_port_list	 pl;
+	struct netd_port_desc	 ports[4];
+	char			 iface[4][16];
+	uint8_t			 id[4][8];
+	int			 nrx;
+	struct netd_rx		 rx[4];
+	uint8_t			 rx_payload[4][64];
+	uint8_t			 rx_src[4][16];
+	int			 ntxts;
+	struct netd_txts	 txts[4];
+	int			 nrep;
+	struct netd_clock_reply	 rep[4];
+	int			 nlink;
+	struct netd_link_event	 link[4];
+} R;
+
+static void
+cb_connected(void *arg, const struct netd_port_list *pl)
+{
+	size_t i;
+
+	(void)arg;
+	R.connected++;
+	R.pl = *pl;
+	for (i = 0; i < pl->nports && i < 4; i++) {
+		R.ports[i] = pl->ports[i];
+		snprintf(R.iface[i], sizeof(R.iface[i]), "%s",
+		    pl->ports[i].iface);
+		if (pl->ports[i].clock_identity != NULL)
+			memcpy(R.id[i], pl->ports[i].clock_identity, 8);
+	}
+}
+
+static void
+cb_disconnected(void *arg)
+{
+	(void)arg;
+	R.disconnected++;
+}
+
+static void
+cb_rx_frame(void *arg, const struct netd_rx *f)
+{
+	(void)arg;
+	assert_true(R.nrx < 4);
+	R.rx[R.nrx] = *f;
+	assert_true(f->len <= sizeof(R.rx_payload[0]));
+	memcpy(R.rx_payload[R.nrx], f->payload, f->len);
+	if (f->src != NULL) {
+		assert_true(f->src_len <= sizeof(R.rx_src[0]));
+		memcpy(R.rx_src[R.nrx], f->src, f->src_len);
+	}
+	R.nrx++;
+}
+
+static void
+cb_tx_timestamp(void *arg, const struct netd_txts *t)
+{
+	(void)arg;
+	assert_true(R.ntxts < 4);
+	R.txts[R.ntxts++] = *t;
+}
+
+static void
+cb_clock_reply(void *arg, const struct netd_clock_reply *r)
+{
+	(void)arg;
+	assert_true(R.nrep < 4);
+	R.rep[R.nrep++] = *r;
+}
+
+static void
+cb_link_event(void *arg, const struct netd_link_event *e)
+{
+	(void)arg;
+	assert_true(R.nlink < 4);
+	R.link[R.nlink++] = *e;
+}
+
+static const struct netd_client_cbs cbs = {
+	.connected = cb_connected,
+	.disconnected = cb_disconnected,
+	.rx_frame = cb_rx_frame,
+	.tx_timestamp = cb_tx_timestamp,
+	.clock_reply = cb_clock_reply,
+	.link_event = cb_link_event,
+};
+
+struct fake {
+	char			 dir[64];
+	char			 path[96];
+	int			 lfd, fd;
+	struct event_base	*base;
+	struct netd_client	*nc;
+};
+
+static void
+send_msg(struct fake *f, Ptpsep__Netd__NetdMsg *m)
+{
+	assert_int_equal(ipc_send_netd(f->fd, m), IPC_OK);
+}
+
+/* The client connects and says Hello; netd answers Hello (no PortList). */
+static int
+setup(void **state)
+{
+	static struct fake f;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT, *in;
+	Ptpsep__Hello h;
+	char why[256];
+
+	memset(&R, 0, sizeof(R));
+	memset(&f, 0, sizeof(f));
+	snprintf(f.dir, sizeof(f.dir), "/tmp/test_netd_client.XXXXXX");
+	assert_non_null(mkdtemp(f.dir));
+	snprintf(f.path, sizeof(f.path), "%s/netd.sock", f.dir);
+	f.lfd = usock_listen(f.path, SOCK_SEQPACKET, 0600, SOCKPATH_NO_ID,
+	    SOCKPATH_NO_ID, 1, 0, why, sizeof(why));
+	if (f.lfd < 0)
+		fail_msg("usock_listen %s: %s", f.path, why);
+	f.base = event_base_new();
+	assert_non_null(f.base);
+	f.nc = netd_client_new(f.base, f.path, &cbs, NULL);
+	assert_non_null(f.nc);
+	netd_client_start(f.nc);
+	f.fd = accept(f.lfd, NULL, NULL);
+	assert_true(f.fd >= 0);
+	assert_int_equal(ipc_recv_netd(f.fd, &in), IPC_OK);
+	assert_int_equal(in->body_case, PTPSEP__NETD__NETD_MSG__BODY_HELLO);
+	ipc_free(&in->base);
+	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_NETD);
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_HELLO;
+	m.hello = &h;
+	send_msg(&f, &m);
+	*state = &f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fake *f = *state;
+
+	netd_client_free(f->nc);
+	event_base_free(f->base);
+	close(f->fd);
+	close(f->lfd);
+	unlink(f->path);
+	rmdir(f->dir);
+	return 0;
+}
+
+/* Lets the client read what netd sent. */
+static void
+run(struct fake *f)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		event_base_loop(f->base, EVLOOP_NONBLOCK);
+}
+
+static uint8_t id0[8] = { 0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55 };
+static uint8_t mac0[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+
+/* netd's PortList: port 0 with a clock identity, port 1 without (no MAC). */
+static void
+send_port_list(struct fake *f, int with_clock)
+{
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__PortList pl = PTPSEP__NETD__PORT_LIST__INIT;
+	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__Port p0 = PTPSEP__NETD__PORT__INIT;
+	Ptpsep__Netd__Port p1 = PTPSEP__NETD__PORT__INIT;
+	Ptpsep__Netd__Port *pp[2] = { &p0, &p1 };
+
+	p0.index = 0;
+	p0.iface = (char *)"eth0";
+	p0.transport = PTPSEP__TRANSPORT__TRANSPORT_L2;
+	p0.link_up = 1;
+	p0.mac.data = mac0;
+	p0.mac.len = sizeof(mac0);
+	p0.clock_identity.data = id0;
+	p0.clock_identity.len = sizeof(id0);
+	p1.index = 1;
+	p1.iface = (char *)"eth1";
+	p1.transport = PTPSEP__TRANSPORT__TRANSPORT_UDP_IPV6;
+	p1.link_up = 0;
+	ci.device = (char *)"virtual";
+	ci.max_freq_ppb = 250000.0;
+	ci.step_allowed = 1;
+	ci.min_adj_interval_ms = 1500;
+	ci.max_step_ns = 123456789;
+	pl.n_ports = 2;
+	pl.ports = pp;
+	if (with_clock)
+		pl.clock = &ci;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST;
+	m.port_list = &pl;
+	send_msg(f, &m);
+}
+
+static void
+test_port_list(void **state)
+{
+	struct fake *f = *state;
+
+	send_port_list(f, 1);
+	run(f);
+	assert_int_equal(R.connected, 1);
+	assert_int_equal(netd_client_ready(f->nc), 1);
+	assert_int_equal(R.pl.nports, 2);
+	assert_string_equal(R.iface[0], "eth0");
+	assert_int_equal(R.ports[0].transport, NETD_TR_L2);
+	assert_int_equal(R.ports[0].link_up, 1);
+	assert_non_null(R.ports[0].clock_identity);
+	assert_memory_equal(R.id[0], id0, sizeof(id0));
+	assert_string_equal(R.iface[1], "eth1");
+	assert_int_equal(R.ports[1].transport, NETD_TR_UDP_IPV6);
+	assert_int_equal(R.ports[1].link_up, 0);
+	assert_null(R.ports[1].clock_identity);
+	assert_int_equal(R.pl.have_clock, 1);
+	assert_true(R.pl.clock.max_freq_ppb == 250000.0);
+	assert_int_equal(R.pl.clock.step_allowed, 1);
+	assert_int_equal(R.pl.clock.min_adj_interval_ms, 1500);
+	assert_int_equal(R.pl.clock.max_step_ns, 123456789);
+}
+
+/* A PortList without ClockInfo: have_clock 0, the bounds zero. */
+static void
+test_port_list_no_clock(void **state)
+{
+	struct fake *f = *state;
+
+	send_port_list(f, 0);
+	run(f);
+	assert_int_equal(R.connected, 1);
+	assert_int_equal(R.pl.have_clock, 0);
+	assert_true(R.pl.clock.max_freq_ppb == 0.0);
+	assert_int_equal(R.pl.clock.step_allowed, 0);
+	assert_int_equal(R.pl.clock.min_adj_interval_ms, 0);
+	assert_int_equal(R.pl.clock.max_step_ns, 0);
+}
+
+static void
+test_rx_frame(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__RxFrame rx = PTPSEP__NETD__RX_FRAME__INIT;
+	Ptpsep__Netd__Address src = PTPSEP__NETD__ADDRESS__INIT;
+	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+	uint8_t payload[44];
+	size_t i;
+
+	for (i = 0; i < sizeof(payload); i++)
+		payload[i] = (uint8_t)(i * 7 + 1);
+	send_port_list(f, 1);
+	/* an event message with its time stamp and source */
+	rx.port_index = 1;
+	rx.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_EVENT;
+	rx.payload.data = payload;
+	rx.payload.len = sizeof(payload);
+	ts.seconds = 1700000000ULL;
+	ts.nanoseconds = 999999999;
+	rx.rx_ts = &ts;
+	rx.ts_source = PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
+	src.family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC;
+	src.addr.data = mac0;
+	src.addr.len = sizeof(mac0);
+	rx.source = &src;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
+	m.rx_frame = &rx;
+	send_msg(f, &m);
+	/* a general message: no time stamp, no source */
+	rx.port_index = 0;
+	rx.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
+	rx.payload.len = 34;
+	rx.rx_ts = NULL;
+	rx.ts_source = PTPSEP__TIMESTAMP_MODE__TS_MODE_UNSPECIFIED;
+	rx.source = NULL;
+	send_msg(f, &m);
+	run(f);
+	assert_int_equal(R.nrx, 2);
+	assert_int_equal(R.rx[0].port, 1);
+	assert_int_equal(R.rx[0].event, 1);
+	assert_int_equal(R.rx[0].len, sizeof(payload));
+	assert_memory_equal(R.rx_payload[0], payload, sizeof(payload));
+	assert_int_equal(R.rx[0].have_ts, 1);
+	assert_int_equal(R.rx[0].ts.sec, 1700000000ULL);
+	assert_int_equal(R.rx[0].ts.nsec, 999999999);
+	assert_int_equal(R.rx[0].src_family, NETD_AF_MAC);
+	assert_int_equal(R.rx[0].src_len, sizeof(mac0));
+	assert_memory_equal(R.rx_src[0], mac0, sizeof(mac0));
+
+	assert_int_equal(R.rx[1].port, 0);
+	assert_int_equal(R.rx[1].event, 0);
+	assert_int_equal(R.rx[1].len, 34);
+	assert_memory_equal(R.rx_payload[1], payload, 34);
+	assert_int_equal(R.rx[1].have_ts, 0);
+	assert_int_equal(R.rx[1].ts.sec, 0);
+	assert_int_equal(R.rx[1].ts.nsec, 0);
+	assert_int_equal(R.rx[1].src_family, NETD_AF_NONE);
+	assert_null(R.rx[1].src);
+	assert_int_equal(R.rx[1].src_len, 0);
+}
+
+static void
+test_tx_timestamp(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__TxTimestamp t = PTPSEP__NETD__TX_TIMESTAMP__INIT;
+	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+
+	send_port_list(f, 1);
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP;
+	m.tx_timestamp = &t;
+	t.cookie = 0x0000000100010203ULL;
+	t.port_index = 1;
+	t.status = PTPSEP__NETD__TX_TS_STATUS__TXTS_OK;
+	ts.seconds = 42;
+	ts.nanoseconds = 7;
+	t.ts = &ts;
+	send_msg(f, &m);
+	/* no time stamp: the frame was not sent */
+	t.cookie = 5;
+	t.port_index = 0;
+	t.status = PTPSEP__NETD__TX_TS_STATUS__TXTS_SEND_FAILED;
+	t.ts = NULL;
+	send_msg(f, &m);
+	run(f);
+	assert_int_equal(R.ntxts, 2);
+	assert_int_equal(R.txts[0].cookie, 0x0000000100010203ULL);
+	assert_int_equal(R.txts[0].port, 1);
+	assert_int_equal(R.txts[0].ok, 1);
+	assert_int_equal(R.txts[0].ts.sec, 42);
+	assert_int_equal(R.txts[0].ts.nsec, 7);
+	assert_int_equal(R.txts[1].cookie, 5);
+	assert_int_equal(R.txts[1].port, 0);
+	assert_int_equal(R.txts[1].ok, 0);
+	assert_int_equal(R.txts[1].ts.sec, 0);
+	assert_int_equal(R.txts[1].ts.nsec, 0);
+}
+
+static void
+test_clock_reply(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__ClockReply r = PTPSEP__NETD__CLOCK_REPLY__INIT;
+	Ptpsep__Timestamp now = PTPSEP__TIMESTAMP__INIT;
+
+	send_port_list(f, 1);
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY;
+	m.clock_reply = &r;
+	/* a step done, with the clock's time after it */
+	r.id = 7;
+	r.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+	now.seconds = 1000;
+	now.nanoseconds = 500;
+	r.now = &now;
+	r.freq_ppb = -12.5;
+	send_msg(f, &m);
+	/* a frequency change refused: too soon */
+	r.id = 8;
+	r.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+	r.reason = PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED;
+	r.now = NULL;
+	r.freq_ppb = 3.0;
+	send_msg(f, &m);
+	run(f);
+	assert_int_equal(R.nrep, 2);
+	assert_int_equal(R.rep[0].id, 7);
+	assert_int_equal(R.rep[0].ok, 1);
+	assert_int_equal(R.rep[0].refusal, CR_NONE);
+	assert_int_equal(R.rep[0].have_now, 1);
+	assert_int_equal(R.rep[0].now.sec, 1000);
+	assert_int_equal(R.rep[0].now.nsec, 500);
+	assert_true(R.rep[0].freq_ppb == -12.5);
+	assert_int_equal(R.rep[1].id, 8);
+	assert_int_equal(R.rep[1].ok, 0);
+	assert_int_equal(R.rep[1].refusal, CR_RATE_LIMITED);
+	assert_int_equal(R.rep[1].have_now, 0);
+	assert_true(R.rep[1].freq_ppb == 3.0);
+}
+
+static void
+test_link_event(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__LinkEvent e = PTPSEP__NETD__LINK_EVENT__INIT;
+
+	send_port_list(f, 1);
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT;
+	m.link_event = &e;
+	e.port_index = 1;
+	e.link_up = 1;
+	send_msg(f, &m);
+	e.port_index = 0;
+	e.link_up = 0;
+	send_msg(f, &m);
+	run(f);
+	assert_int_equal(R.nlink, 2);
+	assert_int_equal(R.link[0].port, 1);
+	assert_int_equal(R.link[0].up, 1);
+	assert_int_equal(R.link[1].port, 0);
+	assert_int_equal(R.link[1].up, 0);
+	assert_int_equal(R.disconnected, 0);
+}
+
+/* Every RefuseReason: the four clockd acts on, the rest CR_CLOCK_FAILED. */
+static void
+test_refusal_of(void **state)
+{
+	(void)state;
+	assert_int_equal(netd_refusal_of(
+	    PTPSEP__REFUSE_REASON__REFUSE_OUT_OF_BOUNDS), CR_OUT_OF_BOUNDS);
+	assert_int_equal(netd_refusal_of(
+	    PTPSEP__REFUSE_REASON__REFUSE_STEP_NOT_ALLOWED),
+	    CR_STEP_NOT_ALLOWED);
+	assert_int_equal(netd_refusal_of(
+	    PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED), CR_RATE_LIMITED);
+	assert_int_equal(netd_refusal_of(
+	    PTPSEP__REFUSE_REASON__REFUSE_STEP_TOO_LARGE), CR_STEP_TOO_LARGE);
+	assert_int_equal(netd_refusal_of(
+	    PTPSEP__REFUSE_REASON__REFUSE_UNSPECIFIED), CR_CLOCK_FAILED);
+	assert_int_equal(netd_refusal_of(
+	    PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST), CR_CLOCK_FAILED);
+	assert_int_equal(netd_refusal_of(
+	    PTPSEP__REFUSE_REASON__REFUSE_BUSY), CR_CLOCK_FAILED);
+	assert_int_equal(netd_refusal_of((Ptpsep__RefuseReason)999),
+	    CR_CLOCK_FAILED);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_port_list, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_port_list_no_clock, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_rx_frame, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tx_timestamp, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_clock_reply, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_link_event, setup,
+		    teardown),
+		cmocka_unit_test(test_refusal_of),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
