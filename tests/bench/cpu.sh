@@ -1,36 +1,69 @@
 #!/bin/bash
-# cpu.sh - CPU time and memory of a master and a slave at a high message
-# rate (logSyncInterval -7 and logMinDelayReqInterval -7: 128 Syncs and 128
-# Delay_Reqs a second), ours (ptp-netd + ptp-clockd on each side) against
-# ptp4l (one process on each side, free_running 1), one after the other on
-# the same kind of veth, L2, E2E, software time stamps.
+# cpu.sh - the cost of each process at a given message rate (issue 13):
+# CPU time, system calls and peak memory of a master and a slave, ours
+# (ptp-netd + ptp-clockd on each side) against ptp4l (one process on each
+# side, free_running 1), one after the other on the same veth in the same
+# run, L2, E2E, software time stamps.  Each rate in RATES is a
+# logSyncInterval, logMinDelayReqInterval the same: -4 is 16 Syncs + 16
+# Delay_Reqs a second, -7 is 128 + 128.
 #
-# After WARM seconds, CPU time (utime + stime of /proc/PID/stat) is read at
-# the start and the end of a MEASURE-second window and given as CPU
-# seconds per minute; peak RSS is VmHWM of /proc/PID/status at the end.
-# Per message: netd's CPU time over the frames it relayed in the window
-# (rx + tx of `ptpctl netd --json`), clockd's over the same count (every
-# frame netd relays is one message to or from clockd); ptp4l's over the
-# messages of its PORT_STATS_NP counters (pmc).
+# For each rate and implementation, after WARM seconds:
+#   - CPU window, MEASURE s: on-CPU time of every thread of the process
+#     (/proc/PID/task/*/schedstat, ns: the total utime + stime also give,
+#     without their 10 ms ticks; the ticks are kept in the JSON too), as
+#     CPU s/min and as µs per message: netd's and clockd's time over the
+#     frames that netd relayed in the window (rx + tx of `ptpctl netd
+#     --json`; every frame netd relays is one message to or from clockd),
+#     ptp4l's over the messages of its PORT_STATS_NP counters (pmc).
+#   - then a system call window, SYSCALL_S s: `perf stat -e
+#     raw_syscalls:sys_enter -p PID`, as calls a second.  It is a window of
+#     its own because perf's counting adds to the cost of every call; the
+#     CPU time of that window is kept in the JSON (cpu_s_per_min_perf) to
+#     show by how much.
+#   - peak RSS: VmHWM of /proc/PID/status at the end of the second window,
+#     so every process is read at the same age (WARM + MEASURE + SYSCALL_S
+#     seconds); a longer run may see a higher peak.
 #
 #   BUILD=... BENCH_OUT=DIR [BENCH_MODE=smoke] tests/bench/cpu.sh
-# writes DIR/cpu.json.
+# writes DIR/cpu.json.  Variables:
+#   RATES               log intervals to run (default "-4 -7"; smoke "-7")
+#   WARM MEASURE SYSCALL_S  the windows, seconds (default 8 30 10; smoke 3 3 2)
+#   BENCH_BEFORE_BUILD  a build directory of an older tree (issue 13: of
+#                       commit d7cfe8c): its daemons run too, same
+#                       configuration, same run, as implementation "before"
+#   BENCH_BEFORE_LABEL  what the report calls it (default: the directory)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 if [ "$BENCH_MODE" = smoke ]; then
-	WARM=${WARM:-5} MEASURE=${MEASURE:-5}
+	WARM=${WARM:-3} MEASURE=${MEASURE:-3} SYSCALL_S=${SYSCALL_S:-2}
+	RATES=${RATES:--7}
 else
-	WARM=${WARM:-8} MEASURE=${MEASURE:-30}
+	WARM=${WARM:-8} MEASURE=${MEASURE:-30} SYSCALL_S=${SYSCALL_S:-10}
+	RATES=${RATES:--4 -7}
+fi
+BEFORE=${BENCH_BEFORE_BUILD:-}
+IMPLS=(ours ptp4l)
+if [ -n "$BEFORE" ]; then
+	BEFORE=$(cd "$BEFORE" && pwd) || die "no $BENCH_BEFORE_BUILD"
+	for f in netd/ptp-netd clockd/ptp-clockd ctl/ptpctl; do
+		[ -x "$BEFORE/$f" ] || die "no $BEFORE/$f (build it first)"
+	done
+	IMPLS=(before ours ptp4l)
 fi
 HZ=$(getconf CLK_TCK)
-common=(logSyncInterval -7 logMinDelayReqInterval -7 logAnnounceInterval 0
-	network_transport L2 delay_mechanism E2E)
+command -v perf >/dev/null || die "perf is not installed"
+command -v pmc >/dev/null || die "pmc (linuxptp) is not installed"
 
-# netd_frames CONF: rx + tx frames of every port of that netd.
+# cpu_ns PID: on-CPU time of all the threads of PID, ns.
+cpu_ns() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# netd_frames PTPCTL CONF: rx + tx frames of every port of that netd.
 netd_frames() {
-	"$PTPCTL" -f "$1" --json netd | python3 -c '
+	"$1" -f "$2" --json netd | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 print(sum(p["rx_event"] + p["rx_general"] + p["tx_event"] + p["tx_general"]
@@ -43,76 +76,125 @@ ptp4l_msgs() {
 		awk '$1 ~ /^(rx|tx)_/ { n += $2; seen = 1 } END { if (seen) print n; else print "" }'
 }
 
+# msgs IMPL SIDE: the message counter of that side of the running pair.
+msgs() {
+	case $1 in
+	ptp4l) ptp4l_msgs "$d/$2" ;;
+	before) netd_frames "$BEFORE/ctl/ptpctl" "$d/$2/ptp.conf" ;;
+	*) netd_frames "$PTPCTL" "$d/$2/ptp.conf" ;;
+	esac
+}
+
+# measure IMPL RATE SIDE:PROC:PID...: the two windows over those
+# processes, a row each in $rows.
+measure() {
+	local impl=$1 rate=$2 x side proc pid
+	shift 2
+	declare -A n0 n1 k0 k1 n2 m0 m1
+	sleep "$WARM"
+	for x in "$@"; do
+		IFS=: read -r side proc pid <<<"$x"
+		bench_alive "$pid" || die "cpu: $impl $side $proc exited"
+		n0[$pid]=$(cpu_ns "$pid") k0[$pid]=$(bench_cpu_ticks "$pid")
+	done
+	m0[master]=$(msgs "$impl" m) m0[slave]=$(msgs "$impl" s)
+	sleep "$MEASURE"
+	for x in "$@"; do
+		IFS=: read -r side proc pid <<<"$x"
+		n1[$pid]=$(cpu_ns "$pid") k1[$pid]=$(bench_cpu_ticks "$pid")
+	done
+	m1[master]=$(msgs "$impl" m) m1[slave]=$(msgs "$impl" s)
+	bench_procs=("$@")
+	bench_perf_each "$bench_tmp/$impl$rate" stat "$SYSCALL_S" \
+		stat -e raw_syscalls:sys_enter -x,
+	for x in "$@"; do
+		IFS=: read -r side proc pid <<<"$x"
+		bench_alive "$pid" || die "cpu: $impl $side $proc exited"
+		n2[$pid]=$(cpu_ns "$pid")
+		local dm=""
+		[ -n "${m0[$side]}" ] && [ -n "${m1[$side]}" ] &&
+			dm=$((m1[$side] - m0[$side]))
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$rate" \
+			"$side" "$proc" "$((n1[$pid] - n0[$pid]))" \
+			"$((k1[$pid] - k0[$pid]))" "$(bench_hwm_kb "$pid")" "$dm" \
+			"$(awk -F, '$3 ~ /sys_enter/ { print $1 + 0 }' \
+				"$bench_tmp/$impl$rate-$side-$proc.stat")" \
+			"$((n2[$pid] - n1[$pid]))" >>"$rows"
+	done
+}
+
 A=bc$$a B=bc$$b
 bench_pair "$A" "$B"
 rows=$bench_tmp/rows.tsv
 : >"$rows"
+locked=$bench_tmp/locked.tsv
+: >"$locked"
 t_start=$SECONDS
 
-# --- ours ---------------------------------------------------------------
-say "cpu: ours, $WARM s + $MEASURE s"
-d=$bench_tmp/ours
-bench_ours nm cm "$A" "$d/m" "${common[@]}" priority1 100
-bench_ours ns cs "$B" "$d/s" "${common[@]}" clientOnly 1 \
-	virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000
-sleep "$WARM"
-bench_alive "$nm" "$cm" "$ns" "$cs" || die "cpu: our daemons exited"
-declare -A t0 t1
-for p in "$nm" "$cm" "$ns" "$cs"; do t0[$p]=$(bench_cpu_ticks "$p"); done
-fm0=$(netd_frames "$d/m/ptp.conf") fs0=$(netd_frames "$d/s/ptp.conf")
-sleep "$MEASURE"
-for p in "$nm" "$cm" "$ns" "$cs"; do t1[$p]=$(bench_cpu_ticks "$p"); done
-fm1=$(netd_frames "$d/m/ptp.conf") fs1=$(netd_frames "$d/s/ptp.conf")
-for x in "master netd $nm $((fm1 - fm0))" "master clockd $cm $((fm1 - fm0))" \
-	"slave netd $ns $((fs1 - fs0))" "slave clockd $cs $((fs1 - fs0))"; do
-	set -- $x
-	printf 'ours\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$((t1[$3] - t0[$3]))" \
-		"$(bench_hwm_kb "$3")" "$4" >>"$rows"
+for rate in $RATES; do
+	common=(logSyncInterval "$rate" logMinDelayReqInterval "$rate"
+		logAnnounceInterval 0 network_transport L2 delay_mechanism E2E)
+	for impl in "${IMPLS[@]}"; do
+		say "cpu: $impl at log interval $rate, $WARM + $MEASURE + $SYSCALL_S s"
+		d=$bench_tmp/$impl$rate
+		case $impl in
+		ours|before)
+			[ "$impl" = before ] && BENCH_BUILD=$BEFORE || BENCH_BUILD=
+			bench_ours nm cm "$A" "$d/m" "${common[@]}" priority1 100
+			bench_ours ns cs "$B" "$d/s" "${common[@]}" clientOnly 1 \
+				virtual_clock_offset_ns 1500000000 \
+				virtual_clock_freq_ppb 80000
+			BENCH_BUILD=
+			measure "$impl" "$rate" master:netd:"$nm" master:clockd:"$cm" \
+				slave:netd:"$ns" slave:clockd:"$cs"
+			printf '%s\t%s\t%s\n' "$impl" "$rate" \
+				"$(grep -c ' s2 freq\|rms .* s2$' "$d/s/clockd.log")" >>"$locked"
+			bench_stop "$nm" "$cm" "$ns" "$cs" ;;
+		ptp4l)
+			bench_ptp4l pm "$A" "$d/m" master "${common[@]}"
+			bench_ptp4l ps "$B" "$d/s" slave "${common[@]}"
+			measure ptp4l "$rate" master:ptp4l:"$pm" slave:ptp4l:"$ps"
+			bench_stop "$pm" "$ps" ;;
+		esac
+	done
 done
-locked=$(grep -c ' s2 freq\|rms .* s2$' "$d/s/clockd.log")
-bench_stop "$nm" "$cm" "$ns" "$cs"
 
-# --- ptp4l --------------------------------------------------------------
-say "cpu: ptp4l, $WARM s + $MEASURE s"
-d=$bench_tmp/ptp4l
-bench_ptp4l pm "$A" "$d/m" master "${common[@]}"
-bench_ptp4l ps "$B" "$d/s" slave "${common[@]}"
-sleep "$WARM"
-bench_alive "$pm" "$ps" || die "cpu: ptp4l exited"
-t0[$pm]=$(bench_cpu_ticks "$pm") t0[$ps]=$(bench_cpu_ticks "$ps")
-gm0=$(ptp4l_msgs "$d/m") gs0=$(ptp4l_msgs "$d/s")
-sleep "$MEASURE"
-t1[$pm]=$(bench_cpu_ticks "$pm") t1[$ps]=$(bench_cpu_ticks "$ps")
-gm1=$(ptp4l_msgs "$d/m") gs1=$(ptp4l_msgs "$d/s")
-dm="" ds=""
-[ -n "$gm0" ] && [ -n "$gm1" ] && dm=$((gm1 - gm0))
-[ -n "$gs0" ] && [ -n "$gs1" ] && ds=$((gs1 - gs0))
-printf 'ptp4l\tmaster\tptp4l\t%s\t%s\t%s\n' "$((t1[$pm] - t0[$pm]))" \
-	"$(bench_hwm_kb "$pm")" "$dm" >>"$rows"
-printf 'ptp4l\tslave\tptp4l\t%s\t%s\t%s\n' "$((t1[$ps] - t0[$ps]))" \
-	"$(bench_hwm_kb "$ps")" "$ds" >>"$rows"
-bench_stop "$pm" "$ps"
-
-python3 - "$rows" "$BENCH_OUT/cpu.json" "$BENCH_MODE" "$WARM" "$MEASURE" \
-	"$HZ" "$locked" "$((SECONDS - t_start))" <<'EOF'
+python3 - "$rows" "$locked" "$BENCH_OUT/cpu.json" "$BENCH_MODE" "$WARM" \
+	"$MEASURE" "$SYSCALL_S" "$HZ" "$((SECONDS - t_start))" \
+	"${BENCH_BEFORE_LABEL:-$BEFORE}" <<'EOF' ||
 import json, sys
-rows, out, mode, warm, meas, hz, locked, el = sys.argv[1:]
-meas, hz = float(meas), float(hz)
+rows, locked, out, mode, warm, meas, scs, hz, el, blabel = sys.argv[1:]
+meas, scs, hz = float(meas), float(scs), float(hz)
 res = []
 for line in open(rows):
-    impl, side, proc, ticks, hwm, msgs = line.rstrip("\n").split("\t")
-    cpu = int(ticks) / hz
-    r = {"impl": impl, "side": side, "process": proc,
+    impl, rate, side, proc, ns, ticks, hwm, msgs, sc, ns2 = \
+        line.rstrip("\n").split("\t")
+    cpu = int(ns) / 1e9
+    r = {"impl": impl, "log_interval": int(rate),
+         "messages_per_s": 2 * 2 ** -int(rate),
+         "side": side, "process": proc,
          "cpu_s": cpu, "cpu_s_per_min": cpu / meas * 60,
-         "vmhwm_kb": int(hwm), "messages": int(msgs) if msgs else None}
+         "cpu_ticks": int(ticks),
+         "vmhwm_kb": int(hwm), "messages": int(msgs) if msgs else None,
+         "syscalls": int(sc) if sc else None,
+         "syscalls_per_s": int(sc) / scs if sc else None,
+         "cpu_s_per_min_perf": int(ns2) / 1e9 / scs * 60}
     r["us_per_message"] = (cpu / r["messages"] * 1e6
                            if r["messages"] else None)
     res.append(r)
+lk = {}
+for line in open(locked):
+    impl, rate, n = line.split()
+    lk.setdefault(impl, {})[rate] = int(n)
 json.dump({"mode": mode, "warm_s": float(warm), "measure_s": meas,
-           "clk_tck": int(hz), "log_sync_interval": -7,
+           "syscall_s": scs, "clk_tck": int(hz),
+           "log_intervals": sorted({r["log_interval"] for r in res},
+                                   reverse=True),
+           "impls": list(dict.fromkeys(r["impl"] for r in res)),
+           "before": blabel or None,
            "ptp4l_slave": "free_running 1",
-           "log_min_delay_req_interval": -7,
-           "our_slave_locked_lines": int(locked),
+           "slave_locked_lines": lk,
            "elapsed_s": int(el), "rows": res}, open(out, "w"), indent=1)
 EOF
+	die "cpu: cannot write cpu.json"
 say "cpu: wrote $BENCH_OUT/cpu.json ($((SECONDS - t_start)) s)"

@@ -1,50 +1,30 @@
-# lib.sh - helpers shared by the benchmarks in tests/bench/ (sourced, not run).
+# lib.sh - what the benchmarks in tests/bench/ add to the integration
+# tests' helpers (sourced, not run).
 #
-# Like the integration tests, every benchmark makes its own network
-# namespaces and veth pairs, starts its own processes, and removes all of it
-# on EXIT, also on failure or ^C.  Only PIDs the script started are
-# signalled, and a PID is forgotten as soon as it has been reaped, so a
-# recycled PID is never signalled.  No clock of this machine is steered:
-# our daemons discipline netd's `virtual` clock, and every ptp4l runs with
-# free_running 1 (it measures, never adjusts).
+# The namespaces, veth pairs, configurations, daemons and the clean-up on
+# EXIT are tests/integration/lib.sh's, sourced here: one harness, so that
+# a benchmark runs the daemons exactly as the tests do.  This file adds
+# what only a benchmark needs: a PID per process started (to measure it and
+# to stop it alone), ptp4l, and readers of /proc.  Only PIDs the script
+# started are signalled, and a PID is forgotten as soon as it has been
+# reaped.  No clock of this machine is steered: our daemons discipline
+# netd's `virtual` clock, and every ptp4l runs with free_running 1 (it
+# measures, never adjusts).
 #
-#   BUILD      the build directory (required)
-#   BENCH_OUT  where the script writes its JSON result (required)
-#   BENCH_MODE full (default) or smoke: a few seconds per configuration
+#   BUILD       the build directory (required)
+#   BENCH_OUT   where the script writes its JSON result (required)
+#   BENCH_MODE  full (default) or smoke: a few seconds per configuration
+#   BENCH_KEEP  set: keep the logs and configurations (ITEST_KEEP)
+#   PTP4L       the ptp4l to run (default: ptp4l on PATH)
 
 : "${BUILD:?set BUILD to the build directory}"
 : "${BENCH_OUT:?set BENCH_OUT to the result directory}"
 BENCH_MODE=${BENCH_MODE:-full}
-NETD=$BUILD/netd/ptp-netd
-CLOCKD=$BUILD/clockd/ptp-clockd
+bench_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+[ -n "${BENCH_KEEP:-}" ] && ITEST_KEEP=1
+. "$bench_here/../integration/lib.sh"
 PTPCTL=$BUILD/ctl/ptpctl
 PTP4L=${PTP4L:-ptp4l}
-bench_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-
-bench_pids=()
-bench_nss=()
-bench_tmp=$(mktemp -d /tmp/ptpsep-bench.XXXXXX)
-chmod 0755 "$bench_tmp"
-
-bench_cleanup() {
-	local pid ns
-	for pid in "${bench_pids[@]}"; do
-		kill "$pid" 2>/dev/null || true
-	done
-	for pid in "${bench_pids[@]}"; do
-		wait "$pid" 2>/dev/null || true
-	done
-	bench_pids=()
-	for ns in "${bench_nss[@]}"; do
-		ip netns del "$ns" 2>/dev/null || true
-	done
-	if [ -n "${BENCH_KEEP:-}" ]; then
-		echo "kept $bench_tmp" >&2
-	else
-		rm -rf "$bench_tmp"
-	fi
-}
-trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
 
 say() { echo "bench: $*" >&2; }
@@ -54,34 +34,25 @@ die() { echo "bench: error: $*" >&2; exit 1; }
 [ -x "$NETD" ] && [ -x "$CLOCKD" ] && [ -x "$PTPCTL" ] ||
 	die "no ptp-netd/ptp-clockd/ptpctl under $BUILD (build first)"
 mkdir -p "$BENCH_OUT"
+itest_tmpdir bench_tmp
 
-# bench_pair NS_A NS_B: two namespaces joined by one veth, eth0 in each,
-# 10.203.0.1 and 10.203.0.2.
+# bench_pair NS_A NS_B: itest_pair (eth0 in each, 10.201.0.1 and
+# 10.201.0.2), or die.
 bench_pair() {
-	local a=$1 b=$2
-	ip netns add "$a" && bench_nss+=("$a")
-	ip netns add "$b" && bench_nss+=("$b")
-	ip link add eth0 netns "$a" type veth peer name eth0 netns "$b"
-	ip -n "$a" link set lo up
-	ip -n "$b" link set lo up
-	ip -n "$a" addr add 10.203.0.1/24 dev eth0
-	ip -n "$b" addr add 10.203.0.2/24 dev eth0
-	ip -n "$a" link set eth0 up
-	ip -n "$b" link set eth0 up
+	itest_pair "$1" "$2" || die "cannot make namespaces $1 and $2"
 }
 
-# bench_start VAR NS LOG CMD...: run CMD in NS in the background; its PID
-# (ip netns exec execs the command, so it is the command's own) in VAR.
+# bench_start VAR NS LOG CMD...: itest_start, and the PID in VAR (ip netns
+# exec execs the command, so it is the command's own).
 bench_start() {
-	local _bs_var=$1 _bs_ns=$2 _bs_log=$3
-	shift 3
-	ip netns exec "$_bs_ns" "$@" >"$_bs_log" 2>&1 &
-	bench_pids+=($!)
-	printf -v "$_bs_var" '%s' "$!"
+	local _bs_var=$1
+	shift
+	itest_start "$@"
+	printf -v "$_bs_var" '%s' "${itest_pids[-1]}"
 }
 
 # bench_stop PID...: stop processes this script started, reap them, and
-# forget their PIDs.
+# forget their PIDs (the namespaces stay; itest_stop ends everything).
 bench_stop() {
 	local pid p keep=()
 	for pid in "$@"; do
@@ -90,57 +61,30 @@ bench_stop() {
 	for pid in "$@"; do
 		[ -n "$pid" ] && wait "$pid" 2>/dev/null
 	done
-	for p in "${bench_pids[@]}"; do
+	for p in "${itest_pids[@]}"; do
 		for pid in "$@"; do [ "$p" = "$pid" ] && continue 2; done
 		keep+=("$p")
 	done
-	bench_pids=("${keep[@]}")
+	itest_pids=("${keep[@]}")
 }
 
-bench_wait_file() {	# PATH SECONDS
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# bench_conf FILE DIR KEY VALUE...: a ptpsep configuration with its
-# sockets in DIR, the virtual clock, software time stamps, port eth0.
-bench_conf() {
-	local f=$1 dir=$2
-	shift 2
-	mkdir -p "$dir/clockd"
-	chown ptpsep-clockd "$dir/clockd" 2>/dev/null || true
-	{
-		echo "[global]"
-		echo "clock_device virtual"
-		echo "time_stamping software"
-		echo "netd_socket $dir/netd.sock"
-		echo "netd_ctl_socket $dir/netd-ctl.sock"
-		echo "clockd_ctl_socket $dir/clockd/ctl.sock"
-		echo "pmc_socket $dir/pmc.sock"
-		while [ $# -ge 2 ]; do
-			echo "$1 $2"
-			shift 2
-		done
-		echo "[eth0]"
-	} >"$f"
-}
-
-# bench_ours NETD_VAR CLOCKD_VAR NS DIR KEY VALUE...: configure and start
-# netd and clockd of one node (sockets, logs and ptp.conf in DIR).
+# bench_ours NETD_VAR CLOCKD_VAR NS DIR KEY VALUE...: itest_conf and
+# itest_daemons for one node (ptp.conf, sockets and logs in DIR), the two
+# PIDs in the variables.  BENCH_BUILD=DIR runs that build's daemons
+# instead of $BUILD's (cpu.sh's "before" figures).
 bench_ours() {
-	local _bo_nv=$1 _bo_cv=$2 _bo_ns=$3 _bo_dir=$4
+	local _bo_nv=$1 _bo_cv=$2 _bo_ns=$3 _bo_dir=$4 NETD=$NETD CLOCKD=$CLOCKD
 	shift 4
+	if [ -n "${BENCH_BUILD:-}" ]; then
+		NETD=$BENCH_BUILD/netd/ptp-netd CLOCKD=$BENCH_BUILD/clockd/ptp-clockd
+	fi
 	mkdir -p "$_bo_dir"
 	chmod 0755 "$_bo_dir"
-	bench_conf "$_bo_dir/ptp.conf" "$_bo_dir" "$@"
-	bench_start "$_bo_nv" "$_bo_ns" "$_bo_dir/netd.log" "$NETD" -m -f "$_bo_dir/ptp.conf"
-	bench_wait_file "$_bo_dir/netd.sock" 10 ||
-		{ cat "$_bo_dir/netd.log" >&2; die "netd did not start in $_bo_ns"; }
-	bench_start "$_bo_cv" "$_bo_ns" "$_bo_dir/clockd.log" "$CLOCKD" -m -f "$_bo_dir/ptp.conf"
+	itest_conf "$_bo_dir/ptp.conf" "$_bo_dir" "$@"
+	itest_daemons "$_bo_ns" "$_bo_dir" "$_bo_dir/ptp.conf" ||
+		die "netd did not start in $_bo_ns"
+	printf -v "$_bo_nv" '%s' "${itest_pids[-2]}"
+	printf -v "$_bo_cv" '%s' "${itest_pids[-1]}"
 }
 
 # bench_ptp4l PID_VAR NS DIR ROLE KEY VALUE...: ptp4l on eth0 of NS with
@@ -196,6 +140,21 @@ bench_alive() {
 	for pid in "$@"; do
 		kill -0 "$pid" 2>/dev/null || return 1
 	done
+}
+
+# bench_perf_each PREFIX EXT SECONDS ARG...: `perf ARG... -p PID -o
+# PREFIX-SIDE-PROC.EXT -- sleep SECONDS` for every SIDE:PROC:PID of the
+# array bench_procs, all at once; returns when all are done.
+bench_perf_each() {
+	local prefix=$1 ext=$2 secs=$3 x side proc pid sp=()
+	shift 3
+	for x in "${bench_procs[@]}"; do
+		IFS=: read -r side proc pid <<<"$x"
+		perf "$@" -p "$pid" -o "$prefix-$side-$proc.$ext" -- sleep "$secs" \
+			>/dev/null 2>&1 &
+		sp+=($!)
+	done
+	wait "${sp[@]}"
 }
 
 # bench_pkt_protos NS: the protocols of the packet sockets open in NS, as

@@ -41,15 +41,8 @@ profile_procs() {
 		sp+=($!)
 	done
 	wait "${sp[@]}"
-	sp=()
-	for x in "$@"; do
-		IFS=: read -r side proc pid <<<"$x"
-		perf record -q -e cpu-clock -g -p "$pid" \
-			-o "$bench_tmp/$impl-$side-$proc.perf" -- sleep "$SECS" \
-			>/dev/null 2>&1 &
-		sp+=($!)
-	done
-	wait "${sp[@]}"
+	bench_procs=("$@")
+	bench_perf_each "$bench_tmp/$impl" perf "$SECS" record -q -e cpu-clock -g
 	for x in "$@"; do
 		IFS=: read -r side proc pid <<<"$x"
 		f=$bench_tmp/$impl-$side-$proc

@@ -28,6 +28,8 @@ def med(v):
 
 
 def fmt(v, f="{:.0f}"):
+    if isinstance(v, str):	# need()'s "n/a"
+        return v
     return "n/a" if v is None else f.format(v)
 
 
@@ -148,40 +150,102 @@ def sync(s, out):
     out.append("")
 
 
-def cpu(c, out):
-    out.append("## 3. CPU and memory\n")
-    out.append(
-        "logSyncInterval −7 and logMinDelayReqInterval −7 (128 Sync + 128 "
-        "Delay_Req a second), L2, E2E, software time stamps; %.0f s measured "
-        "after %.0f s of warm-up; CPU = utime + stime (`/proc/PID/stat`, "
-        "%d ticks/s), peak RSS = VmHWM.  *Messages* = PTP frames received "
-        "and sent in the window (netd's counters; clockd handles each of "
-        "them once; ptp4l's PORT_STATS_NP).\n"
-        % (c["measure_s"], c["warm_s"], c["clk_tck"]))
-    out.append("| implementation | side | process | CPU s/min | peak RSS KiB | messages | µs CPU per message |")
-    out.append("| --- | --- | --- | --- | --- | --- | --- |")
+# Issue 13's targets at 128 + 128 messages a second: netd + clockd against
+# ptp4l on each side.
+TARGETS = (("cpu_s_per_min", "CPU", 1.5), ("syscalls_per_s", "system calls", 2.0),
+           ("vmhwm_kb", "peak RSS", 1.5))
+IMPL_NAMES = {"before": "ptpsep before", "ours": "ptpsep", "ptp4l": "ptp4l"}
+
+
+def side_sums(c):
+    """{(impl, rate, side): {metric: sum over the side's processes}}."""
     tot = {}
     for r in c["rows"]:
-        tag = "%s %s %s" % (r["impl"], r["side"], r["process"])
-        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-            r["impl"], r["side"], r["process"],
-            fmt(need(r["cpu_s_per_min"], tag + " cpu"), "{:.2f}"),
-            need(r["vmhwm_kb"], tag + " rss"), fmt(r["messages"]),
-            fmt(need(r["us_per_message"], tag + " per message")
-                if r["impl"] == "ours" else r["us_per_message"], "{:.1f}")))
-        k = (r["impl"], r["side"])
-        a = tot.setdefault(k, [0.0, 0])
-        a[0] += r["cpu_s_per_min"]
-        a[1] += r["vmhwm_kb"]
+        a = tot.setdefault((r["impl"], r["log_interval"], r["side"]), {})
+        for k in ("cpu_s_per_min", "syscalls_per_s", "vmhwm_kb", "messages"):
+            v = r.get(k)
+            if k == "messages":
+                # both processes of a side count the same frames
+                a[k] = v
+            elif v is None or a.get(k, 0) is None:
+                a[k] = None
+            else:
+                a[k] = a.get(k, 0) + v
+    return tot
+
+
+def ratio(a, b):
+    return None if a is None or not b else a / b
+
+
+def rate_short(li):
+    return "%g + %g" % (2 ** -li, 2 ** -li)
+
+
+def rate_name(li):
+    n = 2 ** -li
+    return "%g + %g messages/s (log interval %d)" % (n, n, li)
+
+
+def cpu(c, out):
+    impls = c.get("impls", ["ours", "ptp4l"])
+    out.append("## 3. CPU, system calls and memory\n")
+    out.append(
+        "L2, E2E, software time stamps, one veth, the implementations one "
+        "after the other in the same run, master and slave each in its own "
+        "namespace.  Per rate and implementation: %.0f s of warm-up, then "
+        "%.0f s for CPU (on-CPU time of every thread, "
+        "`/proc/PID/task/*/schedstat`, the total of utime + stime without "
+        "their ticks), then %.0f s for system calls (`perf stat -e "
+        "raw_syscalls:sys_enter -p PID`; a window of its own, as counting "
+        "slows every call: *CPU under perf* is the CPU time of that "
+        "window).  Peak RSS = VmHWM at the end, every process at the same "
+        "age (%.0f s).  *Messages* = PTP frames received and sent in the CPU "
+        "window (netd's counters, which clockd sees once each; ptp4l's "
+        "PORT_STATS_NP).%s\n"
+        % (c["measure_s"], c["warm_s"], c["syscall_s"],
+           c["warm_s"] + c["measure_s"] + c["syscall_s"],
+           "  *ptpsep before* = the daemons of %s, same configuration."
+           % c["before"] if "before" in impls else ""))
+    out.append("| implementation | rate msg/s | side | process | CPU s/min "
+               "| CPU under perf s/min | messages | µs CPU per message "
+               "| system calls/s | peak RSS KiB |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in c["rows"]:
+        tag = "%s %s %s %s" % (r["impl"], r["log_interval"], r["side"],
+                               r["process"])
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["impl"], rate_short(r["log_interval"]), r["side"],
+            r["process"],
+            fmt(need(r["cpu_s_per_min"], tag + " cpu"), "{:.3f}"),
+            fmt(r.get("cpu_s_per_min_perf"), "{:.3f}"),
+            fmt(need(r["messages"], tag + " messages")),
+            fmt(need(r["us_per_message"], tag + " per message"), "{:.1f}"),
+            fmt(need(r.get("syscalls_per_s"), tag + " syscalls"), "{:.0f}"),
+            need(r["vmhwm_kb"], tag + " rss")))
     out.append("")
-    out.append("| side | ptpsep (netd + clockd) CPU s/min | ptp4l CPU s/min | "
-               "ptpsep RSS KiB | ptp4l RSS KiB |")
-    out.append("| --- | --- | --- | --- | --- |")
-    for side in ("master", "slave"):
-        o, p = tot.get(("ours", side)), tot.get(("ptp4l", side))
-        out.append("| %s | %s | %s | %s | %s |" % (
-            side, fmt(o and o[0], "{:.2f}"), fmt(p and p[0], "{:.2f}"),
-            o and o[1], p and p[1]))
+    tot = side_sums(c)
+    cols = [i for i in ("before", "ours", "ptp4l") if i in impls]
+    out.append("Per side: ptpsep = netd + clockd; ratios against ptp4l, with "
+               "issue 13's target (at 128 + 128 messages/s).\n")
+    head = ["rate msg/s", "side", "figure"] + [IMPL_NAMES[i] for i in cols]
+    head += ["%s / ptp4l" % IMPL_NAMES[i] for i in cols if i != "ptp4l"]
+    head += ["target"]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + " --- |" * len(head))
+    for li in c.get("log_intervals", [-7]):
+        for side in ("master", "slave"):
+            for k, name, tgt in TARGETS:
+                v = {i: tot.get((i, li, side), {}).get(k) for i in cols}
+                f = "{:.0f}" if k != "cpu_s_per_min" else "{:.3f}"
+                row = [rate_short(li), side,
+                       name + (" s/min" if k == "cpu_s_per_min" else
+                               "/s" if k == "syscalls_per_s" else " KiB")]
+                row += [fmt(v[i], f) for i in cols]
+                row += [fmt(ratio(v[i], v.get("ptp4l")), "{:.2f}×")
+                        for i in cols if i != "ptp4l"]
+                row += ["≤ %.1f×" % tgt if li == -7 else "–"]
+                out.append("| " + " | ".join(row) + " |")
     out.append("")
 
 
@@ -234,18 +298,27 @@ def reading(parts):
                              fmt(po)))
     c = parts.get("cpu.json")
     if c:
-        tot = {}
-        for row in c["rows"]:
-            a = tot.setdefault((row["impl"], row["side"]), [0.0, 0])
-            a[0] += row["cpu_s_per_min"]
-            a[1] += row["vmhwm_kb"]
-        for side in ("master", "slave"):
-            o, p = tot.get(("ours", side)), tot.get(("ptp4l", side))
-            if o and p and p[0]:
-                r.append("- CPU at 128 + 128 messages/s, %s side: ptpsep %.2f s/min "
-                         "(two processes) vs ptp4l %.2f s/min (%.1f×); peak RSS "
-                         "%d KiB vs %d KiB." % (side, o[0], p[0], o[0] / p[0],
-                                                o[1], p[1]))
+        tot = side_sums(c)
+        for li in c.get("log_intervals", []):
+            if li != -7:
+                continue
+            for side in ("master", "slave"):
+                p = tot.get(("ptp4l", li, side), {})
+                for impl in ("before", "ours"):
+                    o = tot.get((impl, li, side))
+                    if not o or not p:
+                        continue
+                    parts_ = []
+                    for k, name, tgt in TARGETS:
+                        q = ratio(o.get(k), p.get(k))
+                        if q is None:
+                            parts_.append("%s n/a" % name)
+                            continue
+                        parts_.append("%s %.2f× (target ≤ %.1f×: %s)" % (
+                            name, q, tgt, "met" if q <= tgt else "missed"))
+                    r.append("- %s, %s side, at %s: netd + clockd against "
+                             "ptp4l: %s." % (IMPL_NAMES[impl], side,
+                                             rate_name(li), "; ".join(parts_)))
     return r
 
 
@@ -269,6 +342,10 @@ def main():
     parts = {}
     for name, fn in (("traffic.json", traffic), ("sync.json", sync),
                      ("cpu.json", cpu)):
+        if name[:-5] not in info.get("parts", [name[:-5]]):
+            out.append("(%s: not run; BENCH_ONLY=%s)\n" % (
+                name[:-5], " ".join(info["parts"])))
+            continue
         try:
             parts[name] = load(name)
         except (OSError, ValueError):

@@ -97,13 +97,11 @@ for iv in "${INTERVALS[@]}"; do
 			cp "$(cat "$d/slave-log")" "$BENCH_LOGS/sync$iv/$p-slave.log"
 		fi
 	done
-	for ns in $(ip netns list | awk -v p="bs$$" 'index($1, p) == 1 { print $1 }'); do
-		ip netns del "$ns"
-	done
+	itest_stop	# this interval's namespaces
 done
 
 python3 - "$BENCH_OUT/sync.json" "$BENCH_MODE" "$RUN_0" "$WIN_0" "$RUN_4" \
-	"$WIN_4" "$((SECONDS - t_start))" "${results[@]}" <<'EOF'
+	"$WIN_4" "$((SECONDS - t_start))" "${results[@]}" <<'EOF' ||
 import json, sys
 out, mode, r0, w0, r4, w4, el = sys.argv[1:8]
 rest = sys.argv[8:]
@@ -116,4 +114,5 @@ json.dump({"mode": mode, "run_s": {"0": int(r0), "-4": int(r4)},
            "timestamping": "software", "elapsed_s": int(el),
            "intervals": res}, open(out, "w"), indent=1)
 EOF
+	die "sync: cannot write sync.json"
 say "sync: wrote $BENCH_OUT/sync.json ($((SECONDS - t_start)) s)"

@@ -61,7 +61,7 @@ bench_pair "$A" "$B"
 
 iperf_srv=
 bench_start iperf_srv "$B" "$bench_tmp/iperf3-server.log" \
-	taskset -c $CPU_RX iperf3 -s -B 10.203.0.2
+	taskset -c $CPU_RX iperf3 -s -B 10.201.0.2
 sleep 0.5
 
 # The daemons of one configuration: master in A (the flood's sender),
@@ -86,7 +86,7 @@ start_config() {	# CONFIG
 		bench_ptp4l p1 "$A" "$d/m" master network_transport L2
 		bench_ptp4l p2 "$B" "$d/s" slave network_transport L2
 		run_pids=("$p1" "$p2")
-		bench_wait_file "$d/m/ptp4l.sock" 10 && bench_wait_file "$d/s/ptp4l.sock" 10 ||
+		itest_wait_file "$d/m/ptp4l.sock" 10 && itest_wait_file "$d/s/ptp4l.sock" 10 ||
 			die "ptp4l did not start"
 		sleep 1 ;;
 	esac
@@ -103,10 +103,10 @@ udp_delivered() {	# IP packets the receiving namespace's stack took in
 # the sender, OUT.rx the receiver's rate over the middle of the flood.
 flood() {
 	local rx
-	bench_start rx "$B" "$2.rx" taskset -c $CPU_RX "$UDPFLOOD" rx 10.203.0.2 9000 \
+	bench_start rx "$B" "$2.rx" taskset -c $CPU_RX "$UDPFLOOD" rx 10.201.0.2 9000 \
 		1 "$(awk -v t="$1" 'BEGIN { print t - 1.5 }')"
 	sleep 0.2
-	ip netns exec "$A" taskset -c $CPU_TX "$UDPFLOOD" tx 10.203.0.2 9000 "$1" 18 >"$2" ||
+	ip netns exec "$A" taskset -c $CPU_TX "$UDPFLOOD" tx 10.201.0.2 9000 "$1" 18 >"$2" ||
 		die "udpflood tx failed"
 	bench_stop "$rx"
 }
@@ -128,7 +128,7 @@ measure() {	# CONFIG REP
 	record "$c" "$r" udp_sent_pps "$(awk -v p="$pk" -v s="$secs" 'BEGIN { printf "%.0f", p / s }')"
 	record "$c" "$r" udp_rx_pps "$(cat "$j-udp.rx")"
 	sleep 0.5
-	ip netns exec "$A" taskset -c $CPU_TX iperf3 -c 10.203.0.2 -t "$T_TCP" \
+	ip netns exec "$A" taskset -c $CPU_TX iperf3 -c 10.201.0.2 -t "$T_TCP" \
 		-J >"$j-tcp.json" 2>&1 || { cat "$j-tcp.json" >&2; die "$c: iperf3 TCP failed"; }
 	record "$c" "$r" tcp_bps "$(python3 -c '
 import json, sys
@@ -167,7 +167,7 @@ done
 bench_stop "$iperf_srv"
 
 python3 - "$results" "$BENCH_OUT/traffic.json" "$BENCH_MODE" "$REPS" \
-	"$T_UDP" "$T_TCP" "$T_PERF" "$have_perf" "$((SECONDS - t_start))" <<'EOF'
+	"$T_UDP" "$T_TCP" "$T_PERF" "$have_perf" "$((SECONDS - t_start))" <<'EOF' ||
 import json, sys
 rows, out, mode, reps, tu, tt, tp, perf, el = sys.argv[1:]
 cfg = {}
@@ -185,4 +185,5 @@ json.dump({"mode": mode, "reps": int(reps), "udp_seconds": float(tu),
            "order": ["none", "ours_l2", "ptp4l_l2", "ours_udp4"],
            "configs": cfg}, open(out, "w"), indent=1)
 EOF
+	die "traffic: cannot write traffic.json"
 say "traffic: wrote $BENCH_OUT/traffic.json ($((SECONDS - t_start)) s)"
