@@ -2,8 +2,9 @@
  * env.h - what clockd's engine needs from the world: "now", timers and
  * the channel to netd.
  *
- * The engine (clock.c, clock_servo.c, port*.c, msg.c and the pure modules
- * they call) reaches time and netd only through these ops, so that the
+ * The engine (clock*.c, port*.c, msg.c, pmcsock_net.c and the pure
+ * modules they call) reaches time and netd only through these ops, and
+ * includes neither libevent nor protobuf-c (netd_types.h), so that the
  * same objects run in two worlds:
  *   - the daemon: env_event.c, over libevent and the netd socket
  *     (netd_client.c, which translates netd's messages into
@@ -11,7 +12,7 @@
  *   - the simulator: tests/sim/ (ptpsim), on a discrete-event clock and a
  *     simulated network, with netd's clock bounds (netd/clock_bounds.c).
  * netd's answers come back into the engine through clock_netd_cbs
- * (clockd.h), whichever world delivers them.
+ * (clockd.h, clock_netd.c), whichever world delivers them.
  *
  * Times are int64 ns of a monotonic clock (CLOCK_MONOTONIC in the daemon,
  * true time in the simulator); they never go backwards.

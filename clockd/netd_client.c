@@ -187,6 +187,8 @@ nc_ev_retry(evutil_socket_t fd, short what, void *arg)
  * allocated; the decoded message outlives the callback.
  */
 
+_Static_assert(NETD_MAX_PAYLOAD == IPC_MAX_PTP_PAYLOAD,
+    "NETD_MAX_PAYLOAD is the channel's bound");
 _Static_assert((int)NETD_AF_MAC == PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC &&
     (int)NETD_AF_IPV4 == PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV4 &&
     (int)NETD_AF_IPV6 == PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_IPV6,

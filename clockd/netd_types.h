@@ -18,6 +18,10 @@
 #include "clock_policy.h"	/* enum clock_refusal */
 #include "ptp_msg.h"		/* struct ptp_timestamp */
 
+/* The largest PTP message netd relays either way (lib/ipc.h's
+ * IPC_MAX_PTP_PAYLOAD, the Ethernet MTU). */
+#define NETD_MAX_PAYLOAD	1500
+
 /* Where a frame goes (netd.proto Destination). */
 enum netd_dest {
 	NETD_DEST_PRIMARY,

@@ -7,7 +7,8 @@
  *
  * Apart from pmcsock.c so that the engine (port.c calls pmcsock_net_rx())
  * links without libevent: pmcsock.c's socket runs on the daemon's
- * event_base, this file only on env.h like the rest of the engine.
+ * event_base, this file only on env.h like the rest of the engine (and
+ * sees no protobuf type either).
  */
 #include "config.h"
 
@@ -16,7 +17,6 @@
 
 #include "cfg.h"
 #include "clockd.h"
-#include "ipc.h"	/* IPC_MAX_PTP_PAYLOAD: the most netd relays */
 #include "log.h"
 #include "mgmt.h"
 #include "pmcsock.h"
@@ -69,7 +69,7 @@ static void
 pmcsock_forward(struct cport *p, const uint8_t *buf, size_t len)
 {
 	struct clockd *c = p->c;
-	uint8_t out[IPC_MAX_PTP_PAYLOAD];
+	uint8_t out[NETD_MAX_PAYLOAD];
 	size_t n;
 	unsigned i;
 
