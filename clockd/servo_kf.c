@@ -156,6 +156,14 @@ kf_destroy(struct servo *s)
 }
 
 /* r and q from the averages of the second differences. */
+/* tau^3 of the noise model: pow() costs ~125 instructions a call, and
+ * kf_noise() runs at every sample. */
+static inline double
+kf_cube(double x)
+{
+	return x * x * x;
+}
+
 static void
 kf_noise(struct kf *k)
 {
@@ -173,10 +181,10 @@ kf_noise(struct kf *k)
 	se = sqrt(2.0 * k->vl * k->vl / fmax(k->nl / KF_LAG, 1.0) +
 	    2.0 * k->v1 * k->v1 / k->n1);
 	q = 1.5 * (k->vl - k->v1 - KF_SE_K * se) /
-	    (pow(k->taul, 3.0) - pow(k->tau1, 3.0));
+	    (kf_cube(k->taul) - kf_cube(k->tau1));
 	if (!(q >= KF_Q_MIN))
 		q = KF_Q_MIN;
-	wl = 2.0 / 3.0 * q * pow(k->tau1, 3.0);
+	wl = 2.0 / 3.0 * q * kf_cube(k->tau1);
 	r = (k->v1 - wl) / 6.0;
 	if (!(r >= KF_R_MIN))
 		r = KF_R_MIN;
@@ -189,8 +197,8 @@ kf_noise_prior(struct kf *k)
 {
 	k->tau1 = k->interval;
 	k->taul = KF_LAG * k->interval;
-	k->v1 = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * pow(k->tau1, 3.0);
-	k->vl = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * pow(k->taul, 3.0);
+	k->v1 = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * kf_cube(k->tau1);
+	k->vl = 6.0 * k->r0 + 2.0 / 3.0 * KF_Q0 * kf_cube(k->taul);
 	k->n1 = k->nl = KF_PRIOR_N;
 	kf_noise(k);
 }
