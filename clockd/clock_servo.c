@@ -73,6 +73,11 @@ clock_create_servo(struct clockd *c, double freq)
 	}
 	if (c->servo == NULL)
 		fatalx("cannot create the servo (check the pi_* keys)");
+	/* What the sample path asks: a key lookup is a bsearch and a few
+	 * hundred instructions, too many for every Sync. */
+	c->free_running = cfg_get_int(cfg, NULL, "free_running");
+	c->summary_interval = cfg_get_int(cfg, NULL, "summary_interval");
+	c->sw_ts = sw;
 	c->servo_state = SERVO_UNLOCKED;
 	c->wait_delay_valid = 0;
 	c->slewing = 0;
@@ -87,8 +92,7 @@ static void
 clock_log_sample(struct clockd *c, struct cport *p, int64_t offset,
     double freq, int64_t delay)
 {
-	int spl = cfg_get_int(c->cfg, NULL, "summary_interval") -
-	    p->log_sync_interval;
+	int spl = c->summary_interval - p->log_sync_interval;
 	int64_t n_per = spl > 0 ? (1LL << (spl > 20 ? 20 : spl)) : 1;
 	int sn = c->servo_state == SERVO_LOCKED_STABLE ? 3 :
 	    c->servo_state == SERVO_LOCKED ? 2 :
@@ -449,7 +453,7 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	c->cds.offset_from_master = offset;
 	c->cds.mean_path_delay = delay;
 	c->last_offset = offset;
-	if (c->slewing && !cfg_get_int(c->cfg, NULL, "free_running")) {
+	if (c->slewing && !c->free_running) {
 		clock_slew(c, offset);
 		clock_log_sample(c, p, offset, c->freq_ppb, delay);
 		return;
@@ -471,7 +475,7 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	    (st == SERVO_LOCKED || st == SERVO_LOCKED_STABLE))
 		st = SERVO_UNLOCKED;
 	c->servo_state = st;
-	if (cfg_get_int(c->cfg, NULL, "free_running")) {
+	if (c->free_running) {
 		clock_log_sample(c, p, offset, c->freq_ppb, delay);
 		return;
 	}

@@ -240,6 +240,11 @@ struct clockd {
 	int64_t			 step_mono, step_now;
 	uint64_t		 clock_req_id;
 	int			 freq_known;	/* netd told us the freq */
+	/* configuration of the sample path, read with the servo
+	 * (clock_create_servo), never per sample; ptpctl set changes none */
+	int			 free_running;
+	int			 summary_interval;
+	int			 sw_ts;		/* time_stamping software */
 
 	/* summary line, like ptp4l's, every 2^summary_interval s */
 	int64_t			 sum_n, sum_max_abs;

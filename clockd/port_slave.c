@@ -68,7 +68,7 @@ slave_rr_checked(const struct cport *p)
 {
 	return p->c->servo != NULL &&
 	    servo_get_type(p->c->servo) == SERVO_KALMAN &&
-	    cfg_get_int(p->c->cfg, NULL, "time_stamping") == CFG_TS_SOFTWARE;
+	    p->c->sw_ts;
 }
 
 /* have_rr: 0 none, 1 a ratio, 2 one that disagrees with the one before. */
