@@ -337,7 +337,10 @@ def main():
         out.append("| %s | %s |" % (k, need(info.get(k), "info " + k)))
     out.append("")
     out.append("How: `make bench` (tests/bench/run.sh); the scripts' "
-               "headers say what each figure is.  Every ptp4l slave runs "
+               "headers say what each figure is.  `BENCH_ONLY=cpu` runs "
+               "part 3 alone; `BENCH_BEFORE_BUILD=DIR` (a build of an older "
+               "tree, e.g. `git archive d7cfe8c`) adds its daemons to part "
+               "3 as *before*.  Every ptp4l slave runs "
                "with free_running 1: it measures, never adjusts a clock.\n")
     parts = {}
     for name, fn in (("traffic.json", traffic), ("sync.json", sync),
