@@ -336,10 +336,8 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	}
 	switch (nc->state) {
 	case NC_HELLO:
-		if (usock_hello_check(m->body_case ==
-		    PTPSEP__NETD__NETD_MSG__BODY_HELLO ? m->hello : NULL,
-		    PTPSEP__ROLE__ROLE_NETD, &why) !=
-		    PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
+		if (usock_hello_check(&m->base, PTPSEP__ROLE__ROLE_NETD,
+		    &why) != PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
 			log_rl(LOG_LVL_WARN, "netd: %s", why);
 			return -1;
 		}

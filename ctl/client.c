@@ -124,8 +124,7 @@ ctl_open(struct ctl_conn *cn, const char *daemon, const char *path,
 	if (resp->body_case == PTPSEP__CTL__CTL_RESPONSE__BODY_ERROR) {
 		ctl_report_error(cn, resp->error);
 		rc = ctl_error_exit(resp->error->code);
-	} else if (usock_hello_check(resp->body_case ==
-	    PTPSEP__CTL__CTL_RESPONSE__BODY_HELLO ? resp->hello : NULL,
+	} else if (usock_hello_check(&resp->base,
 	    PTPSEP__ROLE__ROLE_UNSPECIFIED, &why) !=
 	    PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
 		fprintf(stderr, "ptpctl: %s (%s): %s\n", daemon, path, why);

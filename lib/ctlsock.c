@@ -481,9 +481,7 @@ ctlsock_hello(struct ctlsock_client *cl, const Ptpsep__Ctl__CtlRequest *req)
 	Ptpsep__Hello h;
 	const char *why;
 
-	code = usock_hello_check(req->body_case ==
-	    PTPSEP__CTL__CTL_REQUEST__BODY_HELLO ? req->hello : NULL,
-	    PTPSEP__ROLE__ROLE_CTL, &why);
+	code = usock_hello_check(&req->base, PTPSEP__ROLE__ROLE_CTL, &why);
 	if (code != PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
 		(void)ctlsock_error(cl, code, why);
 		return -1;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -187,10 +188,33 @@ usock_drain(int fd, int max)
 			break;
 }
 
+/* env's Hello: its oneof member named "hello" if that is the one set. */
+static const Ptpsep__Hello *
+usock_hello_of(const ProtobufCMessage *env)
+{
+	const ProtobufCFieldDescriptor *f;
+	const Ptpsep__Hello *h;
+	uint32_t c;
+
+	f = protobuf_c_message_descriptor_get_field_by_name(env->descriptor,
+	    "hello");
+	if (f == NULL || f->type != PROTOBUF_C_TYPE_MESSAGE ||
+	    f->descriptor != &ptpsep__hello__descriptor ||
+	    (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) == 0)
+		return NULL;
+	memcpy(&c, (const char *)env + f->quantifier_offset, sizeof(c));
+	if (c != f->id)
+		return NULL;
+	memcpy(&h, (const char *)env + f->offset, sizeof(h));
+	return h;
+}
+
 Ptpsep__ErrorCode
-usock_hello_check(const Ptpsep__Hello *h, Ptpsep__Role want,
+usock_hello_check(const ProtobufCMessage *env, Ptpsep__Role want,
     const char **why)
 {
+	const Ptpsep__Hello *h = usock_hello_of(env);
+
 	if (h == NULL) {
 		*why = "first message is not Hello";
 		return PTPSEP__ERROR_CODE__ERROR_PROTOCOL;

@@ -85,13 +85,14 @@ int	usock_connect(const char *path, int type, int timeout_s, int flags);
 /* Reads and discards up to max datagrams waiting on fd, without blocking. */
 void	usock_drain(int fd, int max);
 /*
- * Pure: may a connection go on after this first message of the peer?  h
- * is its Hello, or NULL when the first message was something else; want
- * is the role the peer must have (ROLE_UNSPECIFIED: any).  0, or the
- * ErrorCode to refuse it with (ERROR_PROTOCOL, ERROR_VERSION_MISMATCH)
- * and the reason in *why.
+ * No I/O: may a connection go on after env, the first message of the
+ * peer (an envelope of either channel: NetdMsg, CtlRequest, CtlResponse)?
+ * It must be a Hello (its oneof member "hello") of the protocol version
+ * we speak, from a peer of role want (ROLE_UNSPECIFIED: any).
+ * ERROR_UNSPECIFIED (0) if so; else the ErrorCode to refuse it with
+ * (ERROR_PROTOCOL, ERROR_VERSION_MISMATCH) and the reason in *why.
  */
-Ptpsep__ErrorCode usock_hello_check(const Ptpsep__Hello *h,
+Ptpsep__ErrorCode usock_hello_check(const ProtobufCMessage *env,
 	    Ptpsep__Role want, const char **why);
 
 #endif /* PTPSEP_USOCK_H */

@@ -374,9 +374,7 @@ relay_hello(struct netd *nd, const NetdMsg *m)
 	Ptpsep__ErrorCode code;
 	const char *why;
 
-	code = usock_hello_check(m->body_case ==
-	    PTPSEP__NETD__NETD_MSG__BODY_HELLO ? m->hello : NULL,
-	    PTPSEP__ROLE__ROLE_CLOCKD, &why);
+	code = usock_hello_check(&m->base, PTPSEP__ROLE__ROLE_CLOCKD, &why);
 	if (code != PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED) {
 		/* A Hello refused is counted (NetdInfo.refused). */
 		if (code == PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH)

@@ -379,32 +379,60 @@ test_admin_ngroups_bounded(void **state)
 static void
 test_hello_check(void **state)
 {
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__TxFrame tx = PTPSEP__NETD__TX_FRAME__INIT;
+	Ptpsep__Ctl__CtlRequest q = PTPSEP__CTL__CTL_REQUEST__INIT;
+	Ptpsep__Ctl__CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
 	Ptpsep__Hello h;
 	const char *w;
 
 	/* Something else first. */
-	assert_int_equal(usock_hello_check(NULL, PTPSEP__ROLE__ROLE_CLOCKD,
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
+	m.tx_frame = &tx;
+	assert_int_equal(usock_hello_check(&m.base, PTPSEP__ROLE__ROLE_CLOCKD,
 	    &w), PTPSEP__ERROR_CODE__ERROR_PROTOCOL);
 	assert_string_equal(w, "first message is not Hello");
-
+	/* The Hello case with no Hello in it: the same, not a crash. */
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_HELLO;
+	m.hello = NULL;
+	assert_int_equal(usock_hello_check(&m.base, PTPSEP__ROLE__ROLE_CLOCKD,
+	    &w), PTPSEP__ERROR_CODE__ERROR_PROTOCOL);
+	/* Nothing set at all. */
+	assert_int_equal(usock_hello_check(&q.base, PTPSEP__ROLE__ROLE_CTL,
+	    &w), PTPSEP__ERROR_CODE__ERROR_PROTOCOL);
+	/* Not an envelope: no member "hello". */
 	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_CLOCKD);
-	assert_int_equal(usock_hello_check(&h, PTPSEP__ROLE__ROLE_CLOCKD, &w),
-	    PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED);
-	assert_null(w);
-	/* ptpctl takes any known role. */
-	assert_int_equal(usock_hello_check(&h, PTPSEP__ROLE__ROLE_UNSPECIFIED,
+	assert_int_equal(usock_hello_check(&h.base, PTPSEP__ROLE__ROLE_CLOCKD,
+	    &w), PTPSEP__ERROR_CODE__ERROR_PROTOCOL);
+
+	/* clockd's Hello on netd_socket. */
+	m.hello = &h;
+	assert_int_equal(usock_hello_check(&m.base, PTPSEP__ROLE__ROLE_CLOCKD,
 	    &w), PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED);
+	assert_null(w);
 
 	/* netd_socket is for clockd: ptpctl's Hello is refused. */
 	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_CTL);
-	assert_int_equal(usock_hello_check(&h, PTPSEP__ROLE__ROLE_CLOCKD, &w),
-	    PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH);
+	assert_int_equal(usock_hello_check(&m.base, PTPSEP__ROLE__ROLE_CLOCKD,
+	    &w), PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH);
 	assert_non_null(strstr(w, "expected"));
+	/* It is what a control socket wants, in a CtlRequest. */
+	q.body_case = PTPSEP__CTL__CTL_REQUEST__BODY_HELLO;
+	q.hello = &h;
+	assert_int_equal(usock_hello_check(&q.base, PTPSEP__ROLE__ROLE_CTL,
+	    &w), PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED);
 
-	/* Another protocol version: named, with what to do. */
-	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_CLOCKD);
+	/* ptpctl takes any known role in the daemon's CtlResponse... */
+	ipc_hello_init(&h, PTPSEP__ROLE__ROLE_NETD);
+	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_HELLO;
+	r.hello = &h;
+	assert_int_equal(usock_hello_check(&r.base,
+	    PTPSEP__ROLE__ROLE_UNSPECIFIED, &w),
+	    PTPSEP__ERROR_CODE__ERROR_UNSPECIFIED);
+	/* ...but not another protocol version: named, with what to do. */
 	h.protocol_version = IPC_PROTOCOL_VERSION + 1;
-	assert_int_equal(usock_hello_check(&h, PTPSEP__ROLE__ROLE_CLOCKD, &w),
+	assert_int_equal(usock_hello_check(&r.base,
+	    PTPSEP__ROLE__ROLE_UNSPECIFIED, &w),
 	    PTPSEP__ERROR_CODE__ERROR_VERSION_MISMATCH);
 	assert_non_null(strstr(w, "protocol version"));
 }
