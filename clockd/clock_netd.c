@@ -37,7 +37,7 @@ clock_cb_connected(void *arg, const struct netd_port_list *pl)
 	/* netd's last frequency change, a clockd's before us, came before
 	 * this PortList: min_adj_interval_ms counts from now. */
 	c->adj_last = clock_now(c);
-	c->adj_inflight = 0;
+	c->adj_id = 0;
 	clock_refuse(c, CR_NONE, 0);
 	for (i = 0; i < pl->nports; i++)
 		if (pl->ports[i].clock_identity != NULL) {
@@ -92,7 +92,7 @@ clock_cb_disconnected(void *arg)
 	c->servo_state = SERVO_UNLOCKED;
 	c->slewing = 0;
 	c->adj_pending = 0;
-	c->adj_inflight = 0;
+	c->adj_id = 0;
 	if (c->t_adj != NULL)
 		env_timer_cancel(&c->env, c->t_adj);
 	clock_refuse(c, CR_NETD_UNREACHABLE, 0);
@@ -154,15 +154,9 @@ clock_cb_clock_reply(void *arg, const struct netd_clock_reply *r)
 			    &c->step_now) == 0;
 		return;
 	}
-	if (r->id == c->adj_inflight)
-		clock_adj_replied(c);
-	if (!ok) {
-		clock_refuse(c, r->refusal, c->last_offset);
-	} else if (!c->slewing && c->refusal != CR_NONE &&
-	    c->refusal != CR_STEP_TOO_LARGE) {
-		/* A frequency went through: refused no more. */
-		clock_refuse(c, CR_NONE, 0);
-	}
+	/* netd answers a frequency change only to refuse it (netd.proto) */
+	if (!ok)
+		clock_adj_refused(c, r->id, r->refusal, r->freq_ppb);
 }
 
 static void

@@ -78,6 +78,10 @@ clock_create_servo(struct clockd *c, double freq)
 	c->free_running = cfg_get_int(cfg, NULL, "free_running");
 	c->summary_interval = cfg_get_int(cfg, NULL, "summary_interval");
 	c->sw_ts = sw;
+	c->adj_want = freq;
+	c->feff_int = 0.0;
+	c->feff_at = c->feff_from = clock_now(c);
+	c->feff_off = 0;
 	c->servo_state = SERVO_UNLOCKED;
 	c->wait_delay_valid = 0;
 	c->slewing = 0;
@@ -254,21 +258,90 @@ clock_refuse(struct clockd *c, enum clock_refusal cr, int64_t offset)
 	}
 }
 
+/*
+ * The least time from one frequency change sent to the next.  netd
+ * measures min_adj_interval_ms between its receipts of the changes it
+ * accepts; clockd, which has no answer to an accepted change (netd.proto),
+ * counts from its sends.  A change that waited in the socket or in netd's
+ * queue (netd busy with frames) longer than the next one would make the
+ * next one look early: the margin, an eighth of the interval, at least
+ * 1 ms and at most 100 ms, covers such a difference of latencies.  A
+ * refusal all the same (RATE_LIMITED) is answered, and the interval then
+ * counts from its receipt (clock_adj_refused).
+ */
+#define ADJ_MARGIN_MIN_NS	(1 * 1000000LL)
+#define ADJ_MARGIN_MAX_NS	(100 * 1000000LL)
+
+static int64_t
+clock_adj_spacing(const struct clockd *c)
+{
+	int64_t m = c->min_adj_interval_ns / 8;
+
+	if (c->min_adj_interval_ns <= 0)
+		return 0;
+	if (m < ADJ_MARGIN_MIN_NS)
+		m = ADJ_MARGIN_MIN_NS;
+	if (m > ADJ_MARGIN_MAX_NS)
+		m = ADJ_MARGIN_MAX_NS;
+	return c->min_adj_interval_ns + m;
+}
+
+/* The frequency in effect is now f (the mean since the last sample). */
 static void
-clock_adjfreq_send(struct clockd *c, double ppb)
+clock_freq_in_effect(struct clockd *c, double f)
+{
+	int64_t now = clock_now(c);
+
+	c->feff_int += c->freq_ppb * (double)(now - c->feff_at);
+	c->feff_at = now;
+	c->freq_ppb = f;
+}
+
+/*
+ * Before a servo sample: the mean frequency since the last one, if the
+ * servo's was not in effect all along (held back by the rate limit,
+ * refused).  Without it, the Kalman servo takes its own output for what
+ * the clock ran at, and with min_adj_interval_ms longer than the Sync
+ * interval its phase estimate went wrong at every held change (an offset
+ * swinging by +-15 us, test_clock_env.c).
+ */
+static void
+clock_freq_hint(struct clockd *c)
+{
+	int64_t now = clock_now(c);
+
+	clock_freq_in_effect(c, c->freq_ppb);
+	if (c->feff_off && now > c->feff_from)
+		servo_applied(c->servo, c->feff_int /
+		    (double)(now - c->feff_from));
+	c->feff_int = 0.0;
+	c->feff_from = now;
+	c->feff_off = c->adj_pending;
+}
+
+/* Sends the newest frequency; unanswered, it is the one in effect. */
+static void
+clock_adjfreq_send(struct clockd *c)
 {
 	c->adj_pending = 0;
-	c->adj_inflight = ++c->clock_req_id;
-	(void)env_clock_adjfreq(&c->env, c->adj_inflight, ppb);
-	cpol_sanity_set_freq(&c->sanity, ppb);
+	c->adj_id = ++c->clock_req_id;
+	c->adj_last = clock_now(c);
+	if (env_clock_adjfreq(&c->env, c->adj_id, c->adj_want) == 0)
+		clock_freq_in_effect(c, c->adj_want);
+	cpol_sanity_set_freq(&c->sanity, c->adj_want);
+	/* A frequency goes out: refused no more, unless netd says so again
+	 * (its refusal is not logged again within the minute). */
+	if (!c->slewing && c->refusal != CR_NONE &&
+	    c->refusal != CR_STEP_TOO_LARGE &&
+	    c->refusal != CR_NETD_UNREACHABLE)
+		c->refusal = CR_NONE;
 }
 
 /* Arm the rate limit's timer for when the next change may go. */
 static void
 clock_adj_arm(struct clockd *c)
 {
-	int64_t left = c->min_adj_interval_ns -
-	    (clock_now(c) - c->adj_last);
+	int64_t left = clock_adj_spacing(c) - (clock_now(c) - c->adj_last);
 
 	if (c->t_adj == NULL || env_timer_pending(&c->env, c->t_adj))
 		return;
@@ -281,52 +354,64 @@ clock_ev_adj(void *arg)
 {
 	struct clockd *c = arg;
 
-	if (!c->adj_pending || c->adj_inflight || !env_netd_ready(&c->env))
+	if (!c->adj_pending || !env_netd_ready(&c->env))
 		return;
 	/* Whatever the timer: never inside the interval (see clock_adjfreq) */
-	if (clock_now(c) - c->adj_last < c->min_adj_interval_ns) {
+	if (clock_now(c) - c->adj_last < clock_adj_spacing(c)) {
 		clock_adj_arm(c);
 		return;
 	}
-	clock_adjfreq_send(c, c->freq_ppb);
+	clock_adjfreq_send(c);
 }
 
 /*
  * Set the frequency, never two changes closer than netd's
  * min_adj_interval_ms (it would refuse the second, RATE_LIMITED): a change
  * due sooner waits, and only the newest of those waiting is sent.  The
- * interval counts from netd's reply to the last change, which comes after
- * netd applied it: counted from the send, a request that reaches netd
- * faster than the one before would be refused.  One change is in flight
- * at a time, the step's companion (SERVO_JUMP) included.  Before the first
- * reply the interval counts from the connection (clock_cb_connected): a
- * clockd before us may have changed the frequency just before it.
+ * interval counts from the send of the last change, with a margin
+ * (clock_adj_spacing); before the first, from the connection
+ * (clock_cb_connected): a clockd before us may have changed the frequency
+ * just before it.
  */
 static void
 clock_adjfreq(struct clockd *c, double ppb)
 {
-	c->freq_ppb = ppb;
+	c->adj_want = ppb;
 	c->adj_pending = 1;
-	if (c->adj_inflight)
-		return;		/* the reply arms the timer */
-	if (c->min_adj_interval_ns == 0 ||
-	    clock_now(c) - c->adj_last >= c->min_adj_interval_ns) {
+	if (clock_now(c) - c->adj_last >= clock_adj_spacing(c)) {
 		if (c->t_adj != NULL)
 			env_timer_cancel(&c->env, c->t_adj);
-		clock_adjfreq_send(c, ppb);
+		clock_adjfreq_send(c);
 		return;
 	}
+	c->feff_off = 1;
 	clock_adj_arm(c);
 }
 
-/* netd answered the frequency change in flight. */
+/*
+ * netd refused frequency change id.  If it was the last one sent, the
+ * frequency in effect is the one before it, as netd says; after
+ * RATE_LIMITED the newest frequency goes again, the interval counted
+ * from now: after netd's receipt of the refused change, so after the
+ * last one it accepted.  An older change refused is history: a newer one
+ * went after it.
+ */
 void
-clock_adj_replied(struct clockd *c)
+clock_adj_refused(struct clockd *c, uint64_t id, enum clock_refusal cr,
+    double freq_ppb)
 {
-	c->adj_inflight = 0;
-	c->adj_last = clock_now(c);
-	if (c->adj_pending)
-		clock_adj_arm(c);
+	if (id == c->adj_id) {
+		if (isfinite(freq_ppb))
+			clock_freq_in_effect(c, freq_ppb);
+		c->feff_off = 1;
+		cpol_sanity_set_freq(&c->sanity, c->freq_ppb);
+		if (cr == CR_RATE_LIMITED) {
+			c->adj_last = clock_now(c);
+			c->adj_pending = 1;
+			clock_adj_arm(c);
+		}
+	}
+	clock_refuse(c, cr, c->last_offset);
 }
 
 static void
@@ -455,9 +540,10 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	c->last_offset = offset;
 	if (c->slewing && !c->free_running) {
 		clock_slew(c, offset);
-		clock_log_sample(c, p, offset, c->freq_ppb, delay);
+		clock_log_sample(c, p, offset, c->adj_want, delay);
 		return;
 	}
+	clock_freq_hint(c);
 	freq = servo_sample(c->servo, clock_wait_offset(c, offset, delay),
 	    (uint64_t)t2_ns, 1.0, &st);
 	if (st == SERVO_UNLOCKED && !c->wait_delay_valid) {
@@ -476,7 +562,7 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 		st = SERVO_UNLOCKED;
 	c->servo_state = st;
 	if (c->free_running) {
-		clock_log_sample(c, p, offset, c->freq_ppb, delay);
+		clock_log_sample(c, p, offset, c->adj_want, delay);
 		return;
 	}
 	switch (st) {
@@ -517,7 +603,7 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 		    "(%" PRIu64 " so far)", offset, c->spikes);
 		return;
 	}
-	clock_log_sample(c, p, offset, c->freq_ppb, delay);
+	clock_log_sample(c, p, offset, c->adj_want, delay);
 }
 
 /* ---- netd's answers to the servo's requests ---- */
@@ -543,5 +629,5 @@ clock_step_refused(struct clockd *c, enum clock_refusal cr)
 	    c->step_ns, cpol_refusal_name(cr));
 	c->servo_state = SERVO_UNLOCKED;
 	if (c->servo != NULL)
-		clock_slew_start(c, c->freq_ppb, cr, offset);
+		clock_slew_start(c, c->adj_want, cr, offset);
 }

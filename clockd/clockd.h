@@ -208,7 +208,9 @@ struct clockd {
 	/* servo and the clock in netd */
 	struct servo		*servo;
 	enum servo_state	 servo_state;
-	double			 freq_ppb;	/* last set (or read) */
+	/* in effect: the last change sent, unanswered (netd answers only a
+	 * refusal), or what netd said after a refusal, or read */
+	double			 freq_ppb;
 	double			 max_freq_ppb;	/* netd's bound */
 	int			 step_allowed;
 	/* netd's other bounds (ClockInfo): clockd stays within them */
@@ -222,11 +224,18 @@ struct clockd {
 	enum clock_refusal	 refusal;	/* shown by ptpctl status */
 	enum clock_refusal	 refusal_logged;
 	int64_t			 refusal_log_at;
-	/* frequency changes no closer than min_adj_interval_ns */
+	/* frequency changes no closer than min_adj_interval_ns and a margin
+	 * (clock_servo.c) */
 	struct env_timer	*t_adj;
-	int64_t			 adj_last;	/* netd's last answer to one */
-	uint64_t		 adj_inflight;	/* its request id, 0: none */
-	int			 adj_pending;
+	int64_t			 adj_last;	/* the last sent, or refused */
+	uint64_t		 adj_id;	/* its request id, 0: none */
+	double			 adj_want;	/* the servo's newest frequency */
+	int			 adj_pending;	/* adj_want not sent yet */
+	/* the frequency in effect since the last servo sample, when not the
+	 * servo's (held back, refused): servo_applied() */
+	double			 feff_int;	/* ppb x ns, feff_from..feff_at */
+	int64_t			 feff_at, feff_from;
+	int			 feff_off;
 	int			 local_utc;	/* the clock counts UTC, not TAI */
 	int			 utc_offset;	/* s, believed (cpol_utc_update) */
 	int64_t			 step_ns;	/* the step in flight */
@@ -319,9 +328,11 @@ int	clock_t2_ok(const struct clockd *c, int64_t t2);
 void	clock_create_servo(struct clockd *c, double freq);
 /* Records and shows why the clock cannot do what the servo wants. */
 void	clock_refuse(struct clockd *c, enum clock_refusal cr, int64_t offset);
-/* netd's answers: a refused step (cr: why), a frequency change done. */
+/* netd's answers: a refused step (cr: why); a refused frequency change
+ * (request id, why, the frequency in effect; an accepted one has none). */
 void	clock_step_refused(struct clockd *c, enum clock_refusal cr);
-void	clock_adj_replied(struct clockd *c);
+void	clock_adj_refused(struct clockd *c, uint64_t id, enum clock_refusal cr,
+	    double freq_ppb);
 /* The rate limit's timer (min_adj_interval_ms). */
 void	clock_ev_adj(void *arg);
 

@@ -173,6 +173,7 @@ servo_sample(struct servo *s, int64_t offset_ns, uint64_t local_ts_ns,
 		offset_ns = -INT64_MAX;
 	s->outlier = 0;
 	r = s->ops->sample(s, offset_ns, local_ts_ns, weight, state);
+	s->have_applied = 0;
 	switch (*state) {
 	case SERVO_UNLOCKED:
 		s->curr_offset_values = s->num_offset_values;
@@ -205,7 +206,17 @@ servo_sync_interval(struct servo *s, double interval)
 void
 servo_reset(struct servo *s)
 {
+	s->have_applied = 0;
 	s->ops->reset(s);
+}
+
+void
+servo_applied(struct servo *s, double freq_ppb)
+{
+	if (!isfinite(freq_ppb))
+		return;
+	s->applied = -freq_ppb;
+	s->have_applied = 1;
 }
 
 double

@@ -110,6 +110,15 @@ void servo_destroy(struct servo *s);
 double servo_sample(struct servo *s, int64_t offset_ns, uint64_t local_ts_ns,
     double weight, enum servo_state *state);
 
+/*
+ * Before the next servo_sample(): the mean frequency (ppb, the sign of
+ * servo_sample()'s result) the clock ran at since the last sample, when
+ * that was not what the servo asked (a change held back by netd's
+ * min_adj_interval_ms, or refused).  The Kalman servo predicts the phase
+ * with it instead of its own last output; PI and linreg ignore it.
+ */
+void servo_applied(struct servo *s, double freq_ppb);
+
 /* The Sync interval changed (seconds > 0); the PI recomputes kp and ki. */
 void servo_sync_interval(struct servo *s, double interval);
 /* Forget the measurements (new master, ...); keeps the frequency. */

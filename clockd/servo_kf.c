@@ -164,6 +164,14 @@ kf_cube(double x)
 	return x * x * x;
 }
 
+/* The correction in force since the last sample: the servo's own, or
+ * what the clock was really set to (servo_applied()). */
+static double
+kf_in_force(const struct kf *k)
+{
+	return k->base.have_applied ? k->base.applied : k->c;
+}
+
 static void
 kf_noise(struct kf *k)
 {
@@ -369,9 +377,9 @@ kf_first(struct kf *k, int64_t z, uint64_t ts, enum servo_state *state)
 		pdd = 2.0 * k->r / (dt * dt);
 		pzd = k->r / dt;
 	}
-	k->acc += k->c * dt;
+	k->acc += kf_in_force(k) * dt;
 	kf_hist_add(k, z, ts);
-	k->d = servo_clamp(&k->base, k->c + slope);
+	k->d = servo_clamp(&k->base, kf_in_force(k) + slope);
 	k->have_d = 1;
 	kf_start(k, theta, pdd, pzd);
 	k->p00 = p00;
@@ -474,8 +482,8 @@ kf_filter(struct kf *k, int64_t z, uint64_t ts, double weight,
 
 	/* Predict over dt with the correction that was in force. */
 	k->since += dt;
-	k->acc += k->c * dt;
-	k->theta += (k->d - k->c) * dt;
+	k->acc += kf_in_force(k) * dt;
+	k->theta += (k->d - kf_in_force(k)) * dt;
 	p00 = k->p00 + 2.0 * dt * k->p01 + dt * dt * k->p11 +
 	    q * dt * dt * dt / 3.0;
 	p01 = k->p01 + dt * k->p11 + q * dt * dt / 2.0;
@@ -592,7 +600,7 @@ kf_resume(struct kf *k, int64_t z, uint64_t ts, enum servo_state *state)
 	double dt = (double)(ts - k->last_ts) / SERVO_NSEC_PER_SEC;
 	double v[KF_RESUME_N], med;
 
-	k->acc += k->c * dt;
+	k->acc += kf_in_force(k) * dt;
 	k->last_ts = ts;
 	k->rz[k->nrz++] = (double)z;
 	*state = SERVO_LOCKED;

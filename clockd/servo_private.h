@@ -40,6 +40,9 @@ struct servo {
 	int num_offset_values;
 	int curr_offset_values;
 	int outlier;			/* the last sample was not used */
+	/* servo_applied(): internal sign, for the next sample only */
+	int have_applied;
+	double applied;
 };
 
 /*

@@ -184,6 +184,13 @@ void	clock_bounds_record_step(struct clock_bounds_state *st, int64_t now_ns);
 void	clock_bounds_record_adj(struct clock_bounds_state *st,
 	    int64_t now_ns);
 const char *clock_status_name(enum clock_status st);
+/*
+ * Whether netd answers a request (doc/design.md, the channel): a read, a
+ * step and every refusal get a ClockReply; an accepted frequency change
+ * does not (one message per servo sample, not two; clockd counts the
+ * rate limit from its own send).  ok: executed without error.
+ */
+int	clock_reply_due(int is_read, const struct clock_req *req, int ok);
 
 /*
  * Checks req, and when allowed executes it on c (recording a step).

@@ -163,6 +163,12 @@ clock_bounds_record_adj(struct clock_bounds_state *st, int64_t now_ns)
 	st->adj_time = now_ns;
 }
 
+int
+clock_reply_due(int is_read, const struct clock_req *req, int ok)
+{
+	return is_read || !ok || req->op != CLOCK_OP_ADJFREQ;
+}
+
 const char *
 clock_status_name(enum clock_status st)
 {

@@ -352,6 +352,10 @@ relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 			log_info("clock stepped by %lld ns",
 			    (long long)req.step_ns);
 	}
+	/* An accepted frequency change is not answered (clock_reply_due). */
+	if (!clock_reply_due(is_read, &req, rep.status ==
+	    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK))
+		return 0;
 	if (clock_read(nd->clk, &ts) == 0 && ts.tv_sec >= 0) {
 		now.seconds = (uint64_t)ts.tv_sec;
 		now.nanoseconds = (uint32_t)ts.tv_nsec;

@@ -79,6 +79,18 @@ const char *refuse_name(int r);	/* without the REFUSE_ prefix */
 int cmd_recv(const char *path, const struct opts *o);
 int cmd_send(const char *path, const struct opts *o);
 int cmd_clock(const char *path, int argc, char **argv);
+/*
+ * netd does not answer an accepted frequency change (netd.proto): a read
+ * sent right behind it (netd acts in order) answers for it.
+ * clock_send_barrier() sends that read for request id (0, or -1);
+ * clock_wait_reply() waits for the answer to request id (barrier: a
+ * frequency change followed by its read): netd's own reply, or the read's
+ * as the change's (id and status OK set).  Other messages go to other
+ * (nonzero: stop, return 1).  IPC_OK with *out, or recv_netd()'s error.
+ */
+int clock_send_barrier(int fd, uint64_t id);
+int clock_wait_reply(int fd, uint64_t id, int barrier, int timeout_ms,
+    int (*other)(const NetdMsg *), NetdMsg **out);
 int cmd_info(const char *path);
 
 /* netd_client_hostile.c */

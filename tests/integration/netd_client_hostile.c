@@ -78,7 +78,8 @@ await_answer(int fd, int *closed)
 
 /*
  * Sends one ClockRequest and returns its ClockReply (other messages are
- * skipped); NULL when the connection closed or no reply came.  *rtt_mid
+ * skipped; for an accepted frequency change, the reply to the read behind
+ * it); NULL when the connection closed or no reply came.  *rtt_mid
  * (CLOCK_REALTIME ns) is the middle of the round trip.
  */
 static NetdMsg *
@@ -91,7 +92,6 @@ clock_call(int fd, uint64_t id, int op, double ppb, int64_t step_ns,
 	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
 	Ptpsep__Netd__ClockStep st = PTPSEP__NETD__CLOCK_STEP__INIT;
 	int64_t t0, t1;
-	int rc;
 
 	req.id = id;
 	if (op == CL_FREQ) {
@@ -111,15 +111,11 @@ clock_call(int fd, uint64_t id, int op, double ppb, int64_t step_ns,
 	t0 = now_ns(CLOCK_REALTIME);
 	if (ipc_send_netd(fd, &m) != IPC_OK)
 		return NULL;
-	for (;;) {
-		rc = recv_netd(fd, 2000, &r);
-		if (rc != IPC_OK)
-			return NULL;
-		if (r->body_case == PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY &&
-		    r->clock_reply->id == id)
-			break;
-		ipc_free(&r->base);
-	}
+	/* An accepted change is not answered: a read behind it is. */
+	if (op == CL_FREQ && clock_send_barrier(fd, id) != 0)
+		return NULL;
+	if (clock_wait_reply(fd, id, op == CL_FREQ, 2000, NULL, &r) != IPC_OK)
+		return NULL;
 	t1 = now_ns(CLOCK_REALTIME);
 	if (rtt_mid != NULL)
 		*rtt_mid = t0 + (t1 - t0) / 2;

@@ -419,6 +419,80 @@ cmd_send(const char *path, const struct opts *o)
 	return ok ? 0 : 1;
 }
 
+/* The id of the read that answers for an accepted frequency change. */
+#define CLOCK_BARRIER(id)	((id) | (UINT64_C(1) << 62))
+
+int
+clock_send_barrier(int fd, uint64_t id)
+{
+	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__ClockRequest req = PTPSEP__NETD__CLOCK_REQUEST__INIT;
+	Ptpsep__Netd__ClockRead rd = PTPSEP__NETD__CLOCK_READ__INIT;
+
+	req.id = CLOCK_BARRIER(id);
+	req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
+	req.read = &rd;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
+	m.clock_request = &req;
+	return ipc_send_netd(fd, &m) == IPC_OK ? 0 : -1;
+}
+
+int
+clock_wait_reply(int fd, uint64_t id, int barrier, int timeout_ms,
+    int (*other)(const NetdMsg *), NetdMsg **out)
+{
+	NetdMsg *r, *refusal = NULL;
+	Ptpsep__Netd__ClockReply *c;
+	int rc;
+
+	*out = NULL;
+	for (;;) {
+		if ((rc = recv_netd(fd, timeout_ms, &r)) != IPC_OK) {
+			if (refusal != NULL)
+				ipc_free(&refusal->base);
+			return rc;
+		}
+		if (r->body_case != PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY) {
+			rc = other != NULL ? other(r) : 0;
+			ipc_free(&r->base);
+			if (rc) {
+				if (refusal != NULL)
+					ipc_free(&refusal->base);
+				return 1;
+			}
+			continue;
+		}
+		c = r->clock_reply;
+		if (c->id == id && !barrier) {
+			*out = r;
+			return IPC_OK;
+		}
+		if (c->id == id && refusal == NULL) {
+			/* netd.proto: an accepted change is not answered */
+			if (c->status ==
+			    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK)
+				die("netd answered the accepted frequency "
+				    "change id=%llu", (unsigned long long)id);
+			/* refused; its barrier's reply is still to come */
+			refusal = r;
+			continue;
+		}
+		if (barrier && c->id == CLOCK_BARRIER(id)) {
+			if (refusal != NULL) {
+				ipc_free(&r->base);
+				*out = refusal;
+				return IPC_OK;
+			}
+			/* nothing came before it: the change was made */
+			c->id = id;
+			c->status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+			*out = r;
+			return IPC_OK;
+		}
+		ipc_free(&r->base);	/* an earlier request's */
+	}
+}
+
 int
 cmd_clock(const char *path, int argc, char **argv)
 {
@@ -432,7 +506,7 @@ cmd_clock(const char *path, int argc, char **argv)
 	static const Ptpsep__Netd__ClockRequest rinit =
 	    PTPSEP__NETD__CLOCK_REQUEST__INIT;
 	uint64_t id = 0;
-	int fd, i, rc;
+	int fd, i, rc, barrier;
 
 	fd = netd_open(path);
 	for (i = 0; i < argc; i++) {
@@ -468,23 +542,20 @@ cmd_clock(const char *path, int argc, char **argv)
 		if ((rc = ipc_send_netd(fd, &m)) != IPC_OK)
 			die("send ClockRequest: %s (%s)", ipc_strerror(rc),
 			    ipc_detail());
-		for (;;) {
-			rc = recv_netd(fd, 2000, &r);
-			t1 = now_ns(CLOCK_REALTIME);
-			if (rc == IPC_E_EOF) {
-				printf("ANSWER closed\n");
-				return 1;
-			}
-			if (rc != IPC_OK)
-				die("recv: %s", ipc_strerror(rc));
-			if (r->body_case ==
-			    PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY)
-				break;
-			rc = print_other(r);
-			ipc_free(&r->base);
-			if (rc)
-				return 1;
+		barrier = req.op_case ==
+		    PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ;
+		if (barrier && clock_send_barrier(fd, id) != 0)
+			die("send the read behind a frequency change");
+		rc = clock_wait_reply(fd, id, barrier, 2000, print_other, &r);
+		t1 = now_ns(CLOCK_REALTIME);
+		if (rc == IPC_E_EOF) {
+			printf("ANSWER closed\n");
+			return 1;
 		}
+		if (rc == 1)
+			return 1;
+		if (rc != IPC_OK)
+			die("recv: %s", ipc_strerror(rc));
 		{
 			Ptpsep__Netd__ClockReply *c = r->clock_reply;
 			int64_t now = c->now ? ts_ns(c->now) : 0;

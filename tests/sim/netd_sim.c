@@ -129,15 +129,17 @@ record_step(struct sim_node *n)
 /*
  * netd acts on the request (relay_clock_request()): whether or not the
  * clockd that sent it is still there, as netd reads what was queued; not
- * after netd itself closed that connection.
+ * after netd itself closed that connection.  Replies as netd does
+ * (clock_reply_due()): not to an accepted frequency change.
  */
 void
 netd_sim_ev_request(struct sim *sim, struct sim_msg *m)
 {
 	struct sim_node *n = &sim->nodes[m->node];
 	enum clock_status st = CLOCK_ST_OK;
-	struct clock_req req;
+	struct clock_req req = { .op = CLOCK_OP_ADJFREQ };
 	struct sim_msg *r;
+	int is_read = 1;
 
 	if (m->epoch != n->epoch)
 		return;		/* netd closed that connection */
@@ -148,7 +150,6 @@ netd_sim_ev_request(struct sim *sim, struct sim_msg *m)
 		    PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
 		Ptpsep__Netd__ClockStep cs = PTPSEP__NETD__CLOCK_STEP__INIT;
 		const char *why;
-		int is_read;
 
 		/* What netd checks before its bounds (check.c). */
 		cr.id = m->cookie;
@@ -182,6 +183,9 @@ netd_sim_ev_request(struct sim *sim, struct sim_msg *m)
 			record_step(n);
 		}
 	}
+	/* An accepted frequency change is not answered, as in netd. */
+	if (!clock_reply_due(is_read, &req, st == CLOCK_ST_OK))
+		return;
 	r = sim_msg_get(sim, SE_CLOCK_REPLY, n);
 	r->epoch = m->epoch;
 	r->cookie = m->cookie;

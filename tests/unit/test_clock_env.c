@@ -8,8 +8,11 @@
  * The engine runs for real (clock_init, clock_netd_cbs, clock_synchronize,
  * the PI servo) against a fake world: a slave clock with a frequency error,
  * Syncs every second, and a netd that applies clock requests LAT_NS after
- * they were sent, judges them with netd's own bounds code
- * (netd/clock_bounds.c), and answers LAT_NS later.  The world is one
+ * they were sent (in order; a request now and then later: netd busy),
+ * judges them with netd's own bounds code (netd/clock_bounds.c), and
+ * answers LAT_NS later, as netd does: a read, a step, a refusal, never an
+ * accepted frequency change (clock_reply_due()).  Whenever nothing is on
+ * its way, clockd's frequency in effect (ptpctl status) must be netd's.  The world is one
  * event loop like libevent's: each dispatch starts at a time "cache" and
  * clockd's work in it takes time, so now() runs ahead of cache; netd's
  * replies that arrive while clockd is still busy are read in the same
@@ -85,6 +88,10 @@ static struct world {
 	int64_t		 last_adj, min_gap;
 	int64_t		 next_sync;
 	int64_t		 sync_period;	/* 0: 1 s */
+	/* every spike_every-th frequency change reaches netd spike_ns late */
+	unsigned	 spike_every, nadj_sent;
+	int64_t		 spike_ns;
+	unsigned	 checks, checks_after_refusal;
 } W;
 
 static struct clockd clk;
@@ -189,6 +196,11 @@ f_request(int op, uint64_t id, double ppb, int64_t ns)
 	r->ppb = ppb;
 	r->ns = ns;
 	r->at = f_now(NULL) + LAT_NS;
+	if (op == 1 && W.spike_every > 0 && ++W.nadj_sent % W.spike_every == 0)
+		r->at += W.spike_ns;
+	/* netd reads its socket in order */
+	if (W.nreq > 1 && r->at < W.req[W.nreq - 2].at)
+		r->at = W.req[W.nreq - 2].at;
 	W.work += OP_COST_NS;
 	return 0;
 }
@@ -261,6 +273,7 @@ netd_run(int64_t t)
 		    CLOCK_ST_OK) {
 			p->ok = 0;
 			p->reason = PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED;
+			p->freq = W.freq;
 			W.refused++;
 			continue;
 		}
@@ -279,6 +292,8 @@ netd_run(int64_t t)
 			clock_bounds_record_step(&W.st, r->at);
 		}
 		p->freq = W.freq;
+		if (!clock_reply_due(0, &cr, 1))
+			W.nrep--;	/* no answer to an accepted change */
 	}
 	memmove(W.req, W.req + i, (W.nreq - i) * sizeof(W.req[0]));
 	W.nreq -= i;
@@ -312,6 +327,18 @@ replies_run(int64_t t)
 }
 
 /* ---- the loop ---- */
+
+/* Nothing on its way and nothing waiting: clockd's frequency is netd's. */
+static void
+check_freq(void)
+{
+	if (W.nreq > 0 || W.nrep > 0 || clk.adj_pending || clk.servo == NULL)
+		return;
+	assert_true(clk.freq_ppb == W.freq);
+	W.checks++;
+	if (W.refused > 0)
+		W.checks_after_refusal++;
+}
 
 static void
 run_until(int64_t end)
@@ -356,6 +383,7 @@ run_until(int64_t end)
 		}
 		/* The rest of the burst: replies that came meanwhile. */
 		replies_run(W.cache + W.work);
+		check_freq();
 	}
 }
 
@@ -439,6 +467,7 @@ run_pair(int64_t sync_after)
 	assert_true(clk.servo_state == SERVO_LOCKED ||
 	    clk.servo_state == SERVO_LOCKED_STABLE);
 	assert_true(llabs(w_offset(W.cache)) < 1000);
+	assert_true(W.checks > 0);
 }
 
 /*
@@ -475,6 +504,56 @@ test_interval_after_reconnect(void **state)
 	W.adjs = 1;
 	W.last_adj = W.cache - 100 * MS;
 	run_pair(200 * MS);
+}
+
+/*
+ * netd busy now and then: every 4th change reaches it 60 ms late, so the
+ * change after that one reaches it 60 ms less after it than clockd sent
+ * them apart.  clockd counts the interval from its sends: its margin
+ * (an eighth of 1.5 s, at most 100 ms) covers that, nothing is refused.
+ */
+static void
+test_interval_latency_jitter(void **state)
+{
+	(void)state;
+	W.spike_every = 4;
+	W.spike_ns = 60 * MS;
+	run_pair(500 * MS);
+	assert_true(W.nadj_sent >= 8);
+}
+
+/*
+ * Beyond the margin: every 4th change reaches netd 400 ms late, and the
+ * one after it is refused RATE_LIMITED.  clockd then takes netd's word
+ * for the frequency in effect, the one before (checked whenever nothing
+ * is on its way), and sends the newest again an interval after the
+ * refusal: never refused itself, so there are no more refusals than late
+ * changes, and the clock still locks.
+ */
+static void
+test_refused_change_reverts(void **state)
+{
+	int64_t t0 = W.cache;
+
+	(void)state;
+	W.spike_every = 4;
+	W.spike_ns = 400 * MS;
+	assert_int_equal(clock_init(&clk, &fake_env, cfg), 0);
+	connect_netd();
+	W.next_sync = t0 + 500 * MS;
+	run_until(t0 + 60 * S);
+	print_message("adjs %u sent %u refused %u checks %u (%u after a "
+	    "refusal), offset %" PRId64 " ns\n", W.adjs, W.nadj_sent,
+	    W.refused, W.checks, W.checks_after_refusal, w_offset(W.cache));
+	assert_true(W.refused >= 2);
+	assert_true(W.refused <= W.nadj_sent / 4);
+	assert_true(W.checks_after_refusal > 0);
+	assert_true(W.min_gap >= INTERVAL_MS * MS);
+	assert_true(clk.servo_state == SERVO_LOCKED ||
+	    clk.servo_state == SERVO_LOCKED_STABLE);
+	/* a change in four held back twice as long: PI's offset stays
+	 * near a microsecond (kalman's near 0, told what was in force) */
+	assert_true(llabs(w_offset(W.cache)) < 5000);
 }
 
 /* ---- a PASSIVE port stays PASSIVE while the better master speaks ---- */
@@ -701,6 +780,14 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_interval_at_step,
 		    setup_kalman, teardown),
 		cmocka_unit_test_setup_teardown(test_interval_after_reconnect,
+		    setup_kalman, teardown),
+		cmocka_unit_test_setup_teardown(test_interval_latency_jitter,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interval_latency_jitter,
+		    setup_kalman, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_change_reverts,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_change_reverts,
 		    setup_kalman, teardown),
 		cmocka_unit_test_setup_teardown(test_passive_stays, setup,
 		    teardown),

@@ -788,6 +788,25 @@ test_apply_adj_burst(void **state)
 	clock_close(c);
 }
 
+/*
+ * netd answers a read, a step and every refusal, not an accepted
+ * frequency change (netd.proto, ClockRequest).
+ */
+static void
+test_reply_due(void **state)
+{
+	struct clock_req adj = { CLOCK_OP_ADJFREQ, 12.5, 0 };
+	struct clock_req step = { CLOCK_OP_STEP, 0.0, 1000 };
+
+	(void)state;
+	assert_false(clock_reply_due(0, &adj, 1));
+	assert_true(clock_reply_due(0, &adj, 0));
+	assert_true(clock_reply_due(0, &step, 1));
+	assert_true(clock_reply_due(0, &step, 0));
+	/* a read's req is not filled in (check_clock_request) */
+	assert_true(clock_reply_due(1, &adj, 1));
+}
+
 static void
 quiet_diag(void *arg, const struct cfg_diag *d)
 {
@@ -937,6 +956,7 @@ main(void)
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_apply_step_too_large),
 		cmocka_unit_test(test_apply_adj_burst),
+		cmocka_unit_test(test_reply_due),
 	};
 
 	log_init("test", 1, LOG_LVL_ERR);
