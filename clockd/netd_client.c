@@ -21,7 +21,6 @@
 
 #define NC_BACKOFF_MIN_MS	100
 #define NC_BACKOFF_MAX_MS	5000
-#define NC_BURST		64
 
 enum nc_state {
 	NC_IDLE,	/* waiting to retry */
@@ -388,36 +387,38 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	return 0;
 }
 
+/*
+ * One message per wake-up: the event is level-triggered, so a second
+ * queued message wakes the loop again, and netd's messages mostly come
+ * one at a time (a frame, a time stamp): reading on until EAGAIN cost a
+ * failing recvmsg per message (issue 13), as netd's relay_ev_client()
+ * found for its side.
+ */
 static void
 nc_ev_read(evutil_socket_t fd, short what, void *arg)
 {
 	struct netd_client *nc = arg;
 	Ptpsep__Netd__NetdMsg *m;
-	int i, rc;
+	int rc;
 
-	for (i = 0; i < NC_BURST && nc->fd >= 0; i++) {
-		rc = ipc_recv_netd(nc->fd, &m);
-		if (rc == IPC_E_AGAIN)
-			return;
-		if (rc != IPC_OK) {
-			if (rc == IPC_E_EOF)
-				log_rl(LOG_LVL_WARN,
-				    "netd closed the connection");
-			else
-				log_rl(LOG_LVL_WARN, "netd: %s (%s)",
-				    ipc_strerror(rc),
-				    ipc_detail());
-			nc_close(nc);
-			nc_schedule_retry(nc);
-			return;
-		}
-		rc = nc_handle(nc, m);
-		ipc_free(&m->base);
-		if (rc != 0) {
-			nc_close(nc);
-			nc_schedule_retry(nc);
-			return;
-		}
+	rc = ipc_recv_netd(nc->fd, &m);
+	if (rc == IPC_E_AGAIN)
+		return;
+	if (rc != IPC_OK) {
+		if (rc == IPC_E_EOF)
+			log_rl(LOG_LVL_WARN, "netd closed the connection");
+		else
+			log_rl(LOG_LVL_WARN, "netd: %s (%s)",
+			    ipc_strerror(rc), ipc_detail());
+		nc_close(nc);
+		nc_schedule_retry(nc);
+		return;
+	}
+	rc = nc_handle(nc, m);
+	ipc_free(&m->base);
+	if (rc != 0) {
+		nc_close(nc);
+		nc_schedule_retry(nc);
 	}
 }
 

@@ -8,6 +8,10 @@
  * field the engine reads is checked, with and without its optional parts
  * (a time stamp, a source address, a clock identity, a ClockInfo), and so
  * is the RefuseReason -> clock_refusal mapping.
+ *
+ * The test links with -Wl,--wrap=recvmsg (Makefile.am) to count the
+ * client's reads: one per message netd sent, none that finds the socket
+ * empty (issue 13: no probing read until EAGAIN).
  */
 #include "config.h"
 
@@ -17,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -110,6 +115,25 @@ cb_link_event(void *arg, const struct netd_link_event *e)
 	R.link[R.nlink++] = *e;
 }
 
+/* recvmsg() of everything linked in (lib/ipc.c's ipc_recv()), counted. */
+static struct {
+	int	calls, again;
+} RM;
+
+ssize_t	__real_recvmsg(int fd, struct msghdr *msg, int flags);
+ssize_t	__wrap_recvmsg(int fd, struct msghdr *msg, int flags);
+
+ssize_t
+__wrap_recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	ssize_t n = __real_recvmsg(fd, msg, flags);
+
+	RM.calls++;
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		RM.again++;
+	return n;
+}
+
 static const struct netd_client_cbs cbs = {
 	.connected = cb_connected,
 	.disconnected = cb_disconnected,
@@ -183,13 +207,13 @@ teardown(void **state)
 	return 0;
 }
 
-/* Lets the client read what netd sent. */
+/* Lets the client read what netd sent (a pass of the loop each). */
 static void
 run(struct fake *f)
 {
 	int i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 16; i++)
 		event_base_loop(f->base, EVLOOP_NONBLOCK);
 }
 
@@ -443,6 +467,40 @@ test_link_event(void **state)
 	assert_int_equal(R.disconnected, 0);
 }
 
+/*
+ * One read per message: netd's Hello and PortList and three LinkEvents, each
+ * read when the socket is readable (level-triggered), and no read that
+ * finds it empty; nor one after the loop has run out of work.
+ */
+static void
+test_no_probing_read(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__LinkEvent e = PTPSEP__NETD__LINK_EVENT__INIT;
+	int i;
+
+	memset(&RM, 0, sizeof(RM));
+	send_port_list(f, 1);
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT;
+	m.link_event = &e;
+	for (i = 0; i < 3; i++) {
+		e.port_index = (uint32_t)i % 2;
+		send_msg(f, &m);
+	}
+	run(f);
+	assert_int_equal(R.connected, 1);
+	assert_int_equal(R.nlink, 3);
+	assert_int_equal(RM.calls, 5);	/* Hello, PortList, 3 LinkEvents */
+	assert_int_equal(RM.again, 0);
+	/* a message arriving later is read at once, also alone */
+	send_msg(f, &m);
+	run(f);
+	assert_int_equal(R.nlink, 4);
+	assert_int_equal(RM.calls, 6);
+	assert_int_equal(RM.again, 0);
+}
+
 /* Every RefuseReason: the four clockd acts on, the rest CR_CLOCK_FAILED. */
 static void
 test_refusal_of(void **state)
@@ -481,6 +539,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_clock_reply, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_link_event, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_no_probing_read, setup,
 		    teardown),
 		cmocka_unit_test(test_refusal_of),
 	};
