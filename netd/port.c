@@ -286,6 +286,21 @@ port_send(struct netd_port *p, enum transport_class cls,
 	quiet = tstamp_tx_quiet(p->params.ts_mode, want_ts) &&
 	    event_del(p->ev[cls]) == 0;
 	rc = transport_send(&p->tp, cls, dst, payload, len, want_ts, &ts_id);
+	if (rc == 0 && want_ts) {
+		slot->used = 1;
+		slot->ts_id = ts_id;
+		slot->cookie = cookie;
+		/*
+		 * The kernel queues a software TX timestamp in the sending
+		 * context, before the send returns: take it now, while the
+		 * socket is off the loop, rather than wake the loop (and run
+		 * the expiry timer) for it.  If it is not there yet, the
+		 * socket reports it once it is back in the loop.
+		 */
+		if (quiet)
+			(void)port_read_errqueue(p, cls, 0);
+		netd_arm_tick(p->nd);	/* if it is still owed */
+	}
 	if (quiet && event_add(p->ev[cls], NULL) != 0)
 		log_warnx("port %u: cannot watch its %s socket again: it "
 		    "receives nothing more", p->index,
@@ -295,13 +310,6 @@ port_send(struct netd_port *p, enum transport_class cls,
 			return PTPSEP__REFUSE_REASON__REFUSE_BAD_DESTINATION;
 		if (want_ts)
 			relay_tx_failed(p, cookie);
-		return 0;
-	}
-	if (want_ts) {
-		slot->used = 1;
-		slot->ts_id = ts_id;
-		slot->cookie = cookie;
-		netd_arm_tick(p->nd);
 	}
 	return 0;
 }
