@@ -285,6 +285,9 @@ test_tx_table(void **state)
 	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, 2, a, sizeof(a), &now,
 	    &idc), 0);
 	assert_true(ida != idb && idb != idc);
+	/* what port_ev_read() asks before it reads an error queue */
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 3);
+	assert_int_equal(transport_tx_owed(&port, TC_GENERAL), 0);
 
 	/* key and payload agree */
 	i = tstamp_tx_match(&port, TC_EVENT, 1, b, sizeof(b));
@@ -308,6 +311,7 @@ test_tx_table(void **state)
 
 	/* cancel, then expire the rest as MISSING, never earlier */
 	tstamp_tx_cancel(&port, TC_EVENT, idc);
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 2);
 	assert_int_equal(tstamp_tx_expire(&port, &now, &out), 0);
 	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
 	assert_int_equal(out.status, TXTS_MISSING);
@@ -316,6 +320,7 @@ test_tx_table(void **state)
 	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
 	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 0);
 	assert_int_equal(port.cnt.tx_ts_missing, 2);
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 0);
 
 	/* the table is bounded */
 	for (i = 0; i < TRANSPORT_TX_PENDING_MAX; i++)
@@ -422,6 +427,81 @@ test_tx_quiet_errqueue(void **state)
 	close(fd);
 }
 
+/*
+ * What port_send() counts on when it reads the error queue right after a
+ * software time-stamped send, with the socket off the loop: the kernel
+ * has queued the timestamp by the time sendmsg returns (skb_tx_timestamp()
+ * runs in the sending context), so the read finds it, and the socket put
+ * back in the loop then reports no error-queue entry (no wake-up for it).
+ */
+static void
+test_tx_stamp_before_return(void **state)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof(sin);
+	struct epoll_event ev, got;
+	union cbuf cb, rcb;
+	struct tstamp_cmsg tc;
+	struct msghdr msg;
+	struct iovec iov;
+	uint8_t pkt[64] = "ptpsep", back[256];
+	size_t clen;
+	int fd, ep, k;
+
+	(void)state;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	assert_true(fd >= 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &sl), 0);
+	assert_int_equal(tstamp_enable(fd, TS_SOFTWARE), 0);
+	assert_true((ep = epoll_create1(EPOLL_CLOEXEC)) >= 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.fd = fd;
+	clen = tstamp_tx_cmsg(cb.b, sizeof(cb.b), TS_SOFTWARE);
+	assert_true(clen > 0);
+	for (k = 0; k < 20; k++) {
+		iov.iov_base = pkt;
+		iov.iov_len = sizeof(pkt);
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_name = &sin;
+		msg.msg_namelen = sizeof(sin);
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		msg.msg_control = cb.b;
+		msg.msg_controllen = clen;
+		assert_int_equal(sendmsg(fd, &msg, 0), (ssize_t)sizeof(pkt));
+
+		iov.iov_base = back;
+		iov.iov_len = sizeof(back);
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		msg.msg_control = rcb.b;
+		msg.msg_controllen = sizeof(rcb.b);
+		if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			fail_msg("send %d: no TX timestamp when sendmsg "
+			    "returned: %s", k, strerror(errno));
+		assert_int_equal(tstamp_parse_cmsg(&msg, &tc), 0);
+		assert_true(tc.have_err && tc.have_sw);
+		assert_int_equal(tc.tstype, SCM_TSTAMP_SND);
+		assert_int_equal(tc.key, (uint32_t)k);
+
+		/* back in the loop: the datagram (sent to itself), no error */
+		assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), 0);
+		assert_int_equal(epoll_wait(ep, &got, 1, 1000), 1);
+		assert_false(got.events & EPOLLERR);
+		assert_true(got.events & EPOLLIN);
+		assert_true(recv(fd, back, sizeof(back), MSG_DONTWAIT) > 0);
+		assert_int_equal(epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL), 0);
+	}
+	close(ep);
+	close(fd);
+}
+
 int
 main(void)
 {
@@ -435,6 +515,7 @@ main(void)
 		cmocka_unit_test(test_tx_table),
 		cmocka_unit_test(test_tx_quiet),
 		cmocka_unit_test(test_tx_quiet_errqueue),
+		cmocka_unit_test(test_tx_stamp_before_return),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
