@@ -31,7 +31,11 @@
  * ~0.5 us longer (tests/interop/gm_offset.sh).  ptp4l has no waiter on
  * the socket while it sends (it polls for the timestamp afterwards).  So
  * netd takes the socket out of the loop for such a send and puts it back
- * at once; epoll_ctl(ADD) sees the queued timestamp and reports it then.
+ * at once.  The timestamp is queued by the time the send returns, so
+ * port_send() reads it from the error queue before the socket goes back;
+ * one queued later is reported by epoll_ctl(ADD) or by the EPOLLERR that
+ * follows, and port_ev_read() reads the error queue only while a
+ * timestamp is owed (transport_tx_owed()).
  * Hardware timestamps are taken by the NIC and need none of this.
  */
 #include "config.h"
