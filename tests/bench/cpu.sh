@@ -22,7 +22,10 @@
 #     show by how much.
 #   - peak RSS: VmHWM of /proc/PID/status at the end of the second window,
 #     so every process is read at the same age (WARM + MEASURE + SYSCALL_S
-#     seconds); a longer run may see a higher peak.
+#     seconds); a longer run may see a higher peak.  Beside it, what the
+#     resident set is made of at that time: RssAnon (heap, stacks) and
+#     RssFile (mapped files: the program and its libraries, shared with
+#     other processes that map them).
 #
 #   BUILD=... BENCH_OUT=DIR [BENCH_MODE=smoke] tests/bench/cpu.sh
 # writes DIR/cpu.json.  Variables:
@@ -58,7 +61,7 @@ command -v pmc >/dev/null || die "pmc (linuxptp) is not installed"
 
 # cpu_ns PID: on-CPU time of all the threads of PID, ns.
 cpu_ns() {
-	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { print n + 0 }'
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { printf "%.0f\n", n }'
 }
 
 # netd_frames PTPCTL CONF: rx + tx frames of every port of that netd.
@@ -114,12 +117,14 @@ measure() {
 		local dm=""
 		[ -n "${m0[$side]}" ] && [ -n "${m1[$side]}" ] &&
 			dm=$((m1[$side] - m0[$side]))
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$rate" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$rate" \
 			"$side" "$proc" "$((n1[$pid] - n0[$pid]))" \
 			"$((k1[$pid] - k0[$pid]))" "$(bench_hwm_kb "$pid")" "$dm" \
 			"$(awk -F, '$3 ~ /sys_enter/ { print $1 + 0 }' \
 				"$bench_tmp/$impl$rate-$side-$proc.stat")" \
-			"$((n2[$pid] - n1[$pid]))" >>"$rows"
+			"$((n2[$pid] - n1[$pid]))" \
+			"$(awk '/^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 }
+				END { print a "\t" f }' "/proc/$pid/status")" >>"$rows"
 	done
 }
 
@@ -159,15 +164,18 @@ for rate in $RATES; do
 	done
 done
 
+# 4 processes of ours (and before), 2 of ptp4l, a row each per rate.
+nrows=0
+for rate in $RATES; do nrows=$((nrows + ${#IMPLS[@]} * 4 - 2)); done
 python3 - "$rows" "$locked" "$BENCH_OUT/cpu.json" "$BENCH_MODE" "$WARM" \
 	"$MEASURE" "$SYSCALL_S" "$HZ" "$((SECONDS - t_start))" \
-	"${BENCH_BEFORE_LABEL:-$BEFORE}" <<'EOF' ||
+	"${BENCH_BEFORE_LABEL:-$BEFORE}" "$nrows" <<'EOF' ||
 import json, sys
-rows, locked, out, mode, warm, meas, scs, hz, el, blabel = sys.argv[1:]
+rows, locked, out, mode, warm, meas, scs, hz, el, blabel, want = sys.argv[1:]
 meas, scs, hz = float(meas), float(scs), float(hz)
 res = []
 for line in open(rows):
-    impl, rate, side, proc, ns, ticks, hwm, msgs, sc, ns2 = \
+    impl, rate, side, proc, ns, ticks, hwm, msgs, sc, ns2, anon, fil = \
         line.rstrip("\n").split("\t")
     cpu = int(ns) / 1e9
     r = {"impl": impl, "log_interval": int(rate),
@@ -175,13 +183,16 @@ for line in open(rows):
          "side": side, "process": proc,
          "cpu_s": cpu, "cpu_s_per_min": cpu / meas * 60,
          "cpu_ticks": int(ticks),
-         "vmhwm_kb": int(hwm), "messages": int(msgs) if msgs else None,
+         "vmhwm_kb": int(hwm), "rss_anon_kb": int(anon),
+         "rss_file_kb": int(fil), "messages": int(msgs) if msgs else None,
          "syscalls": int(sc) if sc else None,
          "syscalls_per_s": int(sc) / scs if sc else None,
          "cpu_s_per_min_perf": int(ns2) / 1e9 / scs * 60}
     r["us_per_message"] = (cpu / r["messages"] * 1e6
                            if r["messages"] else None)
     res.append(r)
+if len(res) != int(want):
+    sys.exit("cpu: %d rows, not %s" % (len(res), want))
 lk = {}
 for line in open(locked):
     impl, rate, n = line.split()

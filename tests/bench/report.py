@@ -203,18 +203,18 @@ def cpu(c, out):
         "age (%.0f s).  *Messages* = PTP frames received and sent in the CPU "
         "window (netd's counters, which clockd sees once each; ptp4l's "
         "PORT_STATS_NP).%s\n"
-        % (c["measure_s"], c["warm_s"], c["syscall_s"],
+        % (c["warm_s"], c["measure_s"], c["syscall_s"],
            c["warm_s"] + c["measure_s"] + c["syscall_s"],
            "  *ptpsep before* = the daemons of %s, same configuration."
            % c["before"] if "before" in impls else ""))
     out.append("| implementation | rate msg/s | side | process | CPU s/min "
                "| CPU under perf s/min | messages | µs CPU per message "
-               "| system calls/s | peak RSS KiB |")
-    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+               "| system calls/s | peak RSS KiB | RSS at end, anon + file KiB |")
+    out.append("|" + " --- |" * 11)
     for r in c["rows"]:
         tag = "%s %s %s %s" % (r["impl"], r["log_interval"], r["side"],
                                r["process"])
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["impl"], rate_short(r["log_interval"]), r["side"],
             r["process"],
             fmt(need(r["cpu_s_per_min"], tag + " cpu"), "{:.3f}"),
@@ -222,7 +222,8 @@ def cpu(c, out):
             fmt(need(r["messages"], tag + " messages")),
             fmt(need(r["us_per_message"], tag + " per message"), "{:.1f}"),
             fmt(need(r.get("syscalls_per_s"), tag + " syscalls"), "{:.0f}"),
-            need(r["vmhwm_kb"], tag + " rss")))
+            need(r["vmhwm_kb"], tag + " rss"),
+            "%s + %s" % (r.get("rss_anon_kb"), r.get("rss_file_kb"))))
     out.append("")
     tot = side_sums(c)
     cols = [i for i in ("before", "ours", "ptp4l") if i in impls]
