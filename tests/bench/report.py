@@ -162,7 +162,8 @@ def side_sums(c):
     tot = {}
     for r in c["rows"]:
         a = tot.setdefault((r["impl"], r["log_interval"], r["side"]), {})
-        for k in ("cpu_s_per_min", "syscalls_per_s", "vmhwm_kb", "messages"):
+        for k in ("cpu_s_per_min", "syscalls_per_s", "vmhwm_kb", "messages",
+                  "rss_anon_kb", "rss_file_kb", "cpu_s_per_min_perf"):
             v = r.get(k)
             if k == "messages":
                 # both processes of a side count the same frames
@@ -320,6 +321,22 @@ def reading(parts):
                     r.append("- %s, %s side, at %s: netd + clockd against "
                              "ptp4l: %s." % (IMPL_NAMES[impl], side,
                                              rate_name(li), "; ".join(parts_)))
+                    if o.get("rss_anon_kb") is not None and p.get("rss_anon_kb"):
+                        r.append("  Resident at the end: anonymous %d KiB vs "
+                                 "%d KiB, mapped files (program and "
+                                 "libraries, shared with other processes) "
+                                 "%d KiB vs %d KiB." % (
+                                     o["rss_anon_kb"], p["rss_anon_kb"],
+                                     o["rss_file_kb"], p["rss_file_kb"]))
+        cp = [(r_["cpu_s_per_min_perf"] / r_["cpu_s_per_min"] - 1) * 100
+              for r_ in c["rows"] if r_.get("cpu_s_per_min_perf") is not None
+              and r_["cpu_s_per_min"]]
+        if cp:
+            r.append("- CPU in the system call window against the CPU window "
+                     "(perf's counting, and other load of the machine): "
+                     "median %+.0f %%, %+.0f to %+.0f %% over the processes; "
+                     "hence a window of its own." % (
+                         statistics.median(cp), min(cp), max(cp)))
     return r
 
 
