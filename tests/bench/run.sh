@@ -14,6 +14,8 @@
 #   BENCH_BEFORE_BUILD  cpu.sh also runs the daemons of this build (e.g. of
 #                       the tree before a change), shown as "before"
 #   BENCH_BEFORE_LABEL  its name in the report
+#   BENCH_BUILD_LABEL   what the report calls BUILD (default: git describe
+#                       of this source tree)
 #   BENCH_MODE          full or smoke; the scripts' headers list the rest
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,7 +36,7 @@ for part in $BENCH_ONLY; do
 	esac
 done
 python3 - "$data/info.json" "$BENCH_MODE" "$((SECONDS - t0))" \
-	"$("$BUILD/ctl/ptpctl" -v 2>&1 | head -1) ($(git -C "$here" describe --always --dirty 2>/dev/null))" \
+	"$("$BUILD/ctl/ptpctl" -v 2>&1 | head -1) (${BENCH_BUILD_LABEL:-$(git -C "$here" describe --always --dirty 2>/dev/null)})" \
 	"$BENCH_ONLY" <<'PY'
 import json, os, platform, subprocess, sys, time
 def run(*a):
