@@ -17,19 +17,24 @@ bench=$here/../bench
 : "${BUILD:?set BUILD to the build directory}"
 fails=0
 out=$(mktemp -d /tmp/ptpsep-bench-smoke.XXXXXX)
-trap 'rm -rf "$out"' EXIT
+# The scripts run in the background: stopped (TERM, their own clean-up)
+# if this test ends first.
+smoke_pids=()
+trap 'for p in "${smoke_pids[@]}"; do kill "$p" 2>/dev/null; wait "$p"; done
+	rm -rf "$out"' EXIT
+trap 'exit 130' INT TERM
 export BUILD BENCH_OUT=$out BENCH_MODE=smoke
 
 # traffic.sh alone (it saturates a CPU with its flood), then sync.sh and
-# cpu.sh side by side, which keeps the test near 60 s.
+# cpu.sh side by side, which keeps the test near 70 s.
 smoke() {	# SCRIPT...
-	local s pids=() i=0
+	local s i=0
 	for s in "$@"; do
 		bash "$bench/$s.sh" >"$out/$s.log" 2>&1 &
-		pids+=($!)
+		smoke_pids+=($!)
 	done
 	for s in "$@"; do
-		if wait "${pids[$i]}"; then
+		if wait "${smoke_pids[$i]}"; then
 			echo "PASS: $s.sh (smoke)"
 		else
 			echo "FAIL: $s.sh (smoke)"
@@ -38,6 +43,7 @@ smoke() {	# SCRIPT...
 		fi
 		i=$((i + 1))
 	done
+	smoke_pids=()
 }
 smoke traffic
 smoke sync cpu
