@@ -112,6 +112,18 @@ done
 	echo "process at once strace -c for $SECS s, then perf record for $SECS s."
 	echo "tests/bench/profile.sh wrote this page."
 	echo
+	echo "| implementation | side | process | system calls | of which failed | perf samples |"
+	echo "| --- | --- | --- | --- | --- | --- |"
+	for f in "$bench_tmp"/*.strace; do
+		IFS=- read -r impl side proc <<<"$(basename "$f" .strace)"
+		# strace's total line: "100.00 SECONDS [USECS] CALLS [ERRORS] total"
+		printf '| %s | %s | %s | %s | %s | %s |\n' "$impl" "$side" "$proc" \
+			"$(awk '$NF == "total" { print NF == 6 ? $4 : $(NF - 1) }' "$f")" \
+			"$(awk '$NF == "total" { print NF == 6 ? $5 : 0 }' "$f")" \
+			"$(perf report -i "${f%.strace}.perf" --no-children --stdio -g none --sort dso -n \
+				2>/dev/null | awk '/^ +[0-9.]+% +[0-9]+ / { n += $2 } END { print n + 0 }')"
+	done
+	echo
 	for impl in $WHO; do cat "$bench_tmp/$impl.md"; done
 } >"$out"
 say "profile: wrote $out"
