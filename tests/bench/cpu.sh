@@ -2,12 +2,15 @@
 # cpu.sh - the cost of each process at a given message rate (issue 13):
 # CPU time, system calls and peak memory of a master and a slave, ours
 # (ptp-netd + ptp-clockd on each side) against ptp4l (one process on each
-# side, free_running 1), one after the other on the same veth in the same
-# run, L2, E2E, software time stamps.  Each rate in RATES is a
-# logSyncInterval, logMinDelayReqInterval the same: -4 is 16 Syncs + 16
-# Delay_Reqs a second, -7 is 128 + 128.
+# side, free_running 1), L2, E2E, software time stamps.  Each rate in
+# RATES is a logSyncInterval, logMinDelayReqInterval the same: -4 is 16
+# Syncs + 16 Delay_Reqs a second, -7 is 128 + 128.
 #
-# For each rate and implementation, after WARM seconds:
+# The implementations run at the same time, each master and slave on a
+# veth pair of their own, and are measured over the same windows: load
+# that the rest of the machine puts on the CPUs, which comes and goes,
+# then weighs on all of them alike, and the ratios hold (together they
+# take a few per cent of one CPU).  For each rate, after WARM seconds:
 #   - CPU window, MEASURE s: on-CPU time of every thread of the process
 #     (/proc/PID/task/*/schedstat, ns: the total utime + stime also give,
 #     without their 10 ms ticks; the ticks are kept in the JSON too), as
@@ -79,57 +82,64 @@ ptp4l_msgs() {
 		awk '$1 ~ /^(rx|tx)_/ { n += $2; seen = 1 } END { if (seen) print n; else print "" }'
 }
 
-# msgs IMPL SIDE: the message counter of that side of the running pair.
+# msgs IMPL RATE SIDE: the message counter of that side (m or s).
 msgs() {
+	local d=$bench_tmp/$1$2
 	case $1 in
-	ptp4l) ptp4l_msgs "$d/$2" ;;
-	before) netd_frames "$BEFORE/ctl/ptpctl" "$d/$2/ptp.conf" ;;
-	*) netd_frames "$PTPCTL" "$d/$2/ptp.conf" ;;
+	ptp4l) ptp4l_msgs "$d/$3" ;;
+	before) netd_frames "$BEFORE/ctl/ptpctl" "$d/$3/ptp.conf" ;;
+	*) netd_frames "$PTPCTL" "$d/$3/ptp.conf" ;;
 	esac
 }
 
-# measure IMPL RATE SIDE:PROC:PID...: the two windows over those
-# processes, a row each in $rows.
+# measure RATE IMPL:SIDE:PROC:PID...: the two windows over those
+# processes, all at once, a row each in $rows.
 measure() {
-	local impl=$1 rate=$2 x side proc pid
-	shift 2
+	local rate=$1 x impl side proc pid dm
+	shift
 	declare -A n0 n1 k0 k1 n2 m0 m1
 	sleep "$WARM"
 	for x in "$@"; do
-		IFS=: read -r side proc pid <<<"$x"
+		IFS=: read -r impl side proc pid <<<"$x"
 		bench_alive "$pid" || die "cpu: $impl $side $proc exited"
 		n0[$pid]=$(cpu_ns "$pid") k0[$pid]=$(bench_cpu_ticks "$pid")
 	done
-	m0[master]=$(msgs "$impl" m) m0[slave]=$(msgs "$impl" s)
+	for impl in "${IMPLS[@]}"; do
+		m0[$impl:master]=$(msgs "$impl" "$rate" m)
+		m0[$impl:slave]=$(msgs "$impl" "$rate" s)
+	done
 	sleep "$MEASURE"
 	for x in "$@"; do
-		IFS=: read -r side proc pid <<<"$x"
+		IFS=: read -r impl side proc pid <<<"$x"
 		n1[$pid]=$(cpu_ns "$pid") k1[$pid]=$(bench_cpu_ticks "$pid")
 	done
-	m1[master]=$(msgs "$impl" m) m1[slave]=$(msgs "$impl" s)
-	bench_procs=("$@")
-	bench_perf_each "$bench_tmp/$impl$rate" stat "$SYSCALL_S" \
+	for impl in "${IMPLS[@]}"; do
+		m1[$impl:master]=$(msgs "$impl" "$rate" m)
+		m1[$impl:slave]=$(msgs "$impl" "$rate" s)
+	done
+	# bench_perf_each's SIDE:PROC:PID, the side named IMPL-SIDE
+	bench_procs=()
+	for x in "$@"; do bench_procs+=("${x/:/-}"); done
+	bench_perf_each "$bench_tmp/$rate" stat "$SYSCALL_S" \
 		stat -e raw_syscalls:sys_enter -x,
 	for x in "$@"; do
-		IFS=: read -r side proc pid <<<"$x"
+		IFS=: read -r impl side proc pid <<<"$x"
 		bench_alive "$pid" || die "cpu: $impl $side $proc exited"
 		n2[$pid]=$(cpu_ns "$pid")
-		local dm=""
-		[ -n "${m0[$side]}" ] && [ -n "${m1[$side]}" ] &&
-			dm=$((m1[$side] - m0[$side]))
+		dm=""
+		[ -n "${m0[$impl:$side]}" ] && [ -n "${m1[$impl:$side]}" ] &&
+			dm=$((m1[$impl:$side] - m0[$impl:$side]))
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$rate" \
 			"$side" "$proc" "$((n1[$pid] - n0[$pid]))" \
 			"$((k1[$pid] - k0[$pid]))" "$(bench_hwm_kb "$pid")" "$dm" \
 			"$(awk -F, '$3 ~ /sys_enter/ { print $1 + 0 }' \
-				"$bench_tmp/$impl$rate-$side-$proc.stat")" \
+				"$bench_tmp/$rate-$impl-$side-$proc.stat")" \
 			"$((n2[$pid] - n1[$pid]))" \
 			"$(awk '/^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 }
 				END { print a "\t" f }' "/proc/$pid/status")" >>"$rows"
 	done
 }
 
-A=bc$$a B=bc$$b
-bench_pair "$A" "$B"
 rows=$bench_tmp/rows.tsv
 : >"$rows"
 locked=$bench_tmp/locked.tsv
@@ -139,9 +149,13 @@ t_start=$SECONDS
 for rate in $RATES; do
 	common=(logSyncInterval "$rate" logMinDelayReqInterval "$rate"
 		logAnnounceInterval 0 network_transport L2 delay_mechanism E2E)
+	say "cpu: ${IMPLS[*]} at log interval $rate, $WARM + $MEASURE + $SYSCALL_S s"
+	procs=()
+	k=0
 	for impl in "${IMPLS[@]}"; do
-		say "cpu: $impl at log interval $rate, $WARM + $MEASURE + $SYSCALL_S s"
-		d=$bench_tmp/$impl$rate
+		k=$((k + 1))
+		A=bc$$a$k B=bc$$b$k d=$bench_tmp/$impl$rate
+		bench_pair "$A" "$B"
 		case $impl in
 		ours|before)
 			[ "$impl" = before ] && BENCH_BUILD=$BEFORE || BENCH_BUILD=
@@ -150,18 +164,21 @@ for rate in $RATES; do
 				virtual_clock_offset_ns 1500000000 \
 				virtual_clock_freq_ppb 80000
 			BENCH_BUILD=
-			measure "$impl" "$rate" master:netd:"$nm" master:clockd:"$cm" \
-				slave:netd:"$ns" slave:clockd:"$cs"
-			printf '%s\t%s\t%s\n' "$impl" "$rate" \
-				"$(grep -c ' s2 freq\|rms .* s2$' "$d/s/clockd.log")" >>"$locked"
-			bench_stop "$nm" "$cm" "$ns" "$cs" ;;
+			procs+=("$impl:master:netd:$nm" "$impl:master:clockd:$cm"
+				"$impl:slave:netd:$ns" "$impl:slave:clockd:$cs") ;;
 		ptp4l)
 			bench_ptp4l pm "$A" "$d/m" master "${common[@]}"
 			bench_ptp4l ps "$B" "$d/s" slave "${common[@]}"
-			measure ptp4l "$rate" master:ptp4l:"$pm" slave:ptp4l:"$ps"
-			bench_stop "$pm" "$ps" ;;
+			procs+=("ptp4l:master:ptp4l:$pm" "ptp4l:slave:ptp4l:$ps") ;;
 		esac
 	done
+	measure "$rate" "${procs[@]}"
+	for impl in "${IMPLS[@]}"; do
+		[ "$impl" = ptp4l ] && continue
+		printf '%s\t%s\t%s\n' "$impl" "$rate" "$(grep -c ' s2 freq\|rms .* s2$' \
+			"$bench_tmp/$impl$rate/s/clockd.log")" >>"$locked"
+	done
+	itest_stop	# this rate's daemons and namespaces
 done
 
 # 4 processes of ours (and before), 2 of ptp4l, a row each per rate.
