@@ -387,6 +387,14 @@ void	msg_header(struct cport *p, struct ptp_msg *m, unsigned type,
 int	msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest,
 	    int want_ts);
 /*
+ * Packs and sends a two-step event message ev with its follow-up fu,
+ * whose timestamp netd writes in and sends once it has ev's TX timestamp
+ * (netd.proto TxFrame.follow_up); netd reports a TX timestamp only when
+ * that fails.
+ */
+int	msg_send_fu(struct cport *p, struct ptp_msg *ev, struct ptp_msg *fu,
+	    enum netd_dest dest);
+/*
  * A time stamp of a received type message as int64 ns (lib/ptp_time.c).
  * 0, or -EINVAL/-ERANGE when it cannot be represented: then the caller
  * drops the message; this counts it (dstats.invalid) and logs it, at

@@ -46,7 +46,7 @@ struct env_ops {
 	int	(*send_frame)(void *ctx, unsigned port, int event,
 		    enum netd_dest dest, const struct netd_addr *unicast,
 		    const uint8_t *payload, size_t len, uint64_t cookie,
-		    int want_ts);
+		    int want_ts, const uint8_t *fu, size_t fu_len);
 	int	(*clock_read)(void *ctx, uint64_t id);
 	int	(*clock_adjfreq)(void *ctx, uint64_t id, double ppb);
 	int	(*clock_step)(void *ctx, uint64_t id, int64_t ns);
@@ -113,7 +113,22 @@ env_send_frame(const struct env *e, unsigned port, int event,
     const uint8_t *payload, size_t len, uint64_t cookie, int want_ts)
 {
 	return e->ops->send_frame(e->ctx, port, event, dest, unicast, payload,
-	    len, cookie, want_ts);
+	    len, cookie, want_ts, NULL, 0);
+}
+
+/*
+ * An event message with the general message that carries its TX
+ * timestamp (fu, timestamp field zero): netd fills the timestamp in and
+ * sends it at once, and reports a TX timestamp only when that failed
+ * (netd.proto TxFrame.follow_up).
+ */
+static inline int
+env_send_frame_fu(const struct env *e, unsigned port, enum netd_dest dest,
+    const uint8_t *payload, size_t len, uint64_t cookie, const uint8_t *fu,
+    size_t fu_len)
+{
+	return e->ops->send_frame(e->ctx, port, 1, dest, NULL, payload, len,
+	    cookie, 1, fu, fu_len);
 }
 
 static inline int

@@ -148,12 +148,12 @@ ee_netd_ready(void *ctx)
 static int
 ee_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
     const struct netd_addr *unicast, const uint8_t *payload, size_t len,
-    uint64_t cookie, int want_ts)
+    uint64_t cookie, int want_ts, const uint8_t *fu, size_t fu_len)
 {
 	struct env_event *ee = ctx;
 
 	return netd_send_frame(ee->nc, port, event, dest, unicast, payload,
-	    len, cookie, want_ts);
+	    len, cookie, want_ts, fu, fu_len);
 }
 
 static int

@@ -112,3 +112,34 @@ msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest, int want_ts)
 	p->tx_msgs++;
 	return 0;
 }
+
+static int
+msg_pack(struct cport *p, struct ptp_msg *m, uint8_t *buf, size_t cap)
+{
+	int len = ptp_msg_pack(m, buf, cap);
+
+	if (len < 0)
+		log_warnx("port %u: cannot pack %s: %s", p->identity.port_number,
+		    ptp_msg_type_name(m->hdr.message_type), ptp_strerror(len));
+	return len;
+}
+
+int
+msg_send_fu(struct cport *p, struct ptp_msg *ev, struct ptp_msg *fu,
+    enum netd_dest dest)
+{
+	uint8_t ebuf[256], fbuf[256];
+	int elen, flen;
+
+	if ((elen = msg_pack(p, ev, ebuf, sizeof(ebuf))) < 0 ||
+	    (flen = msg_pack(p, fu, fbuf, sizeof(fbuf))) < 0)
+		return -1;
+	if (env_send_frame_fu(&p->c->env, p->index, dest, ebuf, (size_t)elen,
+	    COOKIE(p->index, ev->hdr.message_type, ev->hdr.sequence_id), fbuf,
+	    (size_t)flen) != 0)
+		return -1;
+	/* Both are handed over; a follow-up netd could not complete comes
+	 * back as a missing TX timestamp (tx_ts_missing). */
+	p->tx_msgs += 2;
+	return 0;
+}

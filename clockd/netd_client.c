@@ -426,7 +426,7 @@ void
 netd_tx_frame_fill(Ptpsep__Netd__TxFrame *f, Ptpsep__Netd__Address *a,
     unsigned port, int event, enum netd_dest dest,
     const struct netd_addr *unicast, const uint8_t *payload, size_t len,
-    uint64_t cookie, int want_ts)
+    uint64_t cookie, int want_ts, const uint8_t *fu, size_t fu_len)
 {
 	f->port_index = port;
 	f->msg_class = event ? PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
@@ -453,12 +453,15 @@ netd_tx_frame_fill(Ptpsep__Netd__TxFrame *f, Ptpsep__Netd__Address *a,
 	f->payload.len = len;
 	f->cookie = cookie;
 	f->want_tx_ts = want_ts;
+	f->follow_up.data = (uint8_t *)fu;
+	f->follow_up.len = fu != NULL ? fu_len : 0;
 }
 
 int
 netd_send_frame(struct netd_client *nc, unsigned port, int event,
     enum netd_dest dest, const struct netd_addr *unicast,
-    const uint8_t *payload, size_t len, uint64_t cookie, int want_ts)
+    const uint8_t *payload, size_t len, uint64_t cookie, int want_ts,
+    const uint8_t *fu, size_t fu_len)
 {
 	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
 	Ptpsep__Netd__TxFrame f = PTPSEP__NETD__TX_FRAME__INIT;
@@ -467,7 +470,7 @@ netd_send_frame(struct netd_client *nc, unsigned port, int event,
 	if (nc->state != NC_READY)
 		return -1;
 	netd_tx_frame_fill(&f, &a, port, event, dest, unicast, payload, len,
-	    cookie, want_ts);
+	    cookie, want_ts, fu, fu_len);
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
 	m.tx_frame = &f;
 	return nc_send(nc, &m);

@@ -33,11 +33,14 @@ int	netd_client_ready(const struct netd_client *nc);
 void	netd_tx_frame_fill(Ptpsep__Netd__TxFrame *f, Ptpsep__Netd__Address *a,
 	    unsigned port, int event, enum netd_dest dest,
 	    const struct netd_addr *unicast, const uint8_t *payload,
-	    size_t len, uint64_t cookie, int want_ts);
-/* Returns 0, or -1 when not connected or the send failed. */
+	    size_t len, uint64_t cookie, int want_ts, const uint8_t *fu,
+	    size_t fu_len);
+/* Returns 0, or -1 when not connected or the send failed.  fu: the
+ * TxFrame's follow_up (NULL, 0: none). */
 int	netd_send_frame(struct netd_client *nc, unsigned port, int event,
 	    enum netd_dest dest, const struct netd_addr *unicast,
-	    const uint8_t *payload, size_t len, uint64_t cookie, int want_ts);
+	    const uint8_t *payload, size_t len, uint64_t cookie, int want_ts,
+	    const uint8_t *fu, size_t fu_len);
 /* ClockRequest; the reply comes through clock_reply with this id. */
 int	netd_clock_read(struct netd_client *nc, uint64_t id);
 int	netd_clock_adjfreq(struct netd_client *nc, uint64_t id, double ppb);

@@ -4,6 +4,12 @@
  * Pdelay_Resp_Follow_Up).  clockd is a two-step clock: Sync and Pdelay_Resp
  * ask netd for their TX timestamps and the Follow_Up /
  * Pdelay_Resp_Follow_Up carries them (IEEE 1588-2019 9.5.10, 11.4.3).
+ * clockd builds the follow-up with the event message and netd writes the
+ * timestamp in and sends it as soon as it has it, in the same wake-up
+ * (doc/design.md; netd.proto TxFrame.follow_up): clockd neither wakes for
+ * the timestamp nor sends a second TxFrame.  The *_tx_ts functions below
+ * serve a netd that reports the timestamp instead (one that ignores
+ * follow_up).
  */
 #include "config.h"
 
@@ -40,12 +46,14 @@ master_send_announce(struct cport *p)
 void
 master_send_sync(struct cport *p)
 {
-	struct ptp_msg m;
+	struct ptp_msg m, fu;
+	uint16_t seq = p->seq_sync++;
 
 	/* Two-step: originTimestamp is left zero, the precise one follows
-	 * in the Follow_Up (9.5.10, 11.3.2). */
-	msg_header(p, &m, PTP_MT_SYNC, p->seq_sync++, p->log_sync_interval);
-	(void)msg_send(p, &m, NETD_DEST_PRIMARY, 1);
+	 * in the Follow_Up (9.5.10, 11.3.2), which netd completes. */
+	msg_header(p, &m, PTP_MT_SYNC, seq, p->log_sync_interval);
+	msg_header(p, &fu, PTP_MT_FOLLOW_UP, seq, p->log_sync_interval);
+	(void)msg_send_fu(p, &m, &fu, NETD_DEST_PRIMARY);
 }
 
 void
@@ -83,7 +91,7 @@ void
 responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
     const struct ptp_timestamp *t2)
 {
-	struct ptp_msg m;
+	struct ptp_msg m, fu;
 
 	if (p->delay_mechanism != DM_P2P)
 		return;
@@ -98,7 +106,14 @@ responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
 	p->pdresp.seq = req->hdr.sequence_id;
 	p->pdresp.requester = req->hdr.source_port_identity;
 	p->pdresp.corr = req->hdr.correction;
-	if (msg_send(p, &m, NETD_DEST_PDELAY, 1) != 0)
+	/* netd writes t3 into the follow-up (responder_resp_tx_ts()'s
+	 * message, built now). */
+	msg_header(p, &fu, PTP_MT_PDELAY_RESP_FOLLOW_UP, req->hdr.sequence_id,
+	    LOG_INTERVAL_NONE);
+	fu.hdr.correction = req->hdr.correction;
+	fu.body.pdelay_resp_fup.requesting_port_identity =
+	    req->hdr.source_port_identity;
+	if (msg_send_fu(p, &m, &fu, NETD_DEST_PDELAY) != 0)
 		p->pdresp.pending = 0;
 }
 

@@ -13,6 +13,14 @@
 #include <string.h>
 
 #include "netd.h"
+#include "ptp_msg.h"
+
+/* Header offsets (13.3.1, Table 35) and the timestamp of the body. */
+#define CHK_OFF_DOMAIN		4
+#define CHK_OFF_SOURCE		20	/* sourcePortIdentity, 10 octets */
+#define CHK_OFF_SEQ		30
+#define CHK_OFF_TS		34	/* 13.8.2, 13.11.2: 10 octets */
+#define CHK_TS_LEN		10
 
 static int
 check_class(Ptpsep__MsgClass c, enum transport_class *cls)
@@ -92,6 +100,64 @@ check_payload(enum transport_class cls, enum transport_kind kind,
 		return CHECK_VIOLATION;		\
 	} while (0)
 
+/*
+ * What is wrong with the follow_up template of an event payload ev, or
+ * NULL.  netd sends it unseen once the timestamp is in, so it must be the
+ * very message a two-step clock sends after ev (9.5.10, 11.4.3 c): the
+ * general message of ev's type (Follow_Up after Sync, 13.8;
+ * Pdelay_Resp_Follow_Up after Pdelay_Resp, 13.11), well-formed as any
+ * TxFrame payload, with ev's sequenceId, domainNumber and
+ * sourcePortIdentity, and the timestamp netd writes still zero.
+ */
+static const char *
+check_follow_up(enum transport_kind kind, const uint8_t *ev,
+    const uint8_t *fu, size_t len)
+{
+	unsigned want;
+	size_t i;
+
+	switch (ev[0] & 0x0f) {
+	case PTP_MT_SYNC:
+		want = PTP_MT_FOLLOW_UP;
+		break;
+	case PTP_MT_PDELAY_RESP:
+		want = PTP_MT_PDELAY_RESP_FOLLOW_UP;
+		break;
+	default:
+		return "follow_up with an event message that has none";
+	}
+	if (len > NETD_FU_MAX)
+		return "follow_up longer than netd keeps";
+	if (check_payload(TC_GENERAL, kind, fu, len) != NULL)
+		return "follow_up is not a well-formed general message";
+	if ((fu[0] & 0x0f) != want)
+		return "follow_up of the wrong messageType for its event";
+	if (fu[CHK_OFF_SEQ] != ev[CHK_OFF_SEQ] ||
+	    fu[CHK_OFF_SEQ + 1] != ev[CHK_OFF_SEQ + 1])
+		return "follow_up with another sequenceId than its event";
+	if (fu[CHK_OFF_DOMAIN] != ev[CHK_OFF_DOMAIN])
+		return "follow_up with another domainNumber than its event";
+	if (memcmp(fu + CHK_OFF_SOURCE, ev + CHK_OFF_SOURCE, 10) != 0)
+		return "follow_up from another port identity than its event";
+	for (i = 0; i < CHK_TS_LEN; i++)
+		if (fu[CHK_OFF_TS + i] != 0)
+			return "follow_up timestamp field is not zero";
+	return NULL;
+}
+
+void
+check_fu_stamp(uint8_t *fu, size_t len, uint64_t sec, uint32_t nsec)
+{
+	int i;
+
+	if (len < CHK_OFF_TS + CHK_TS_LEN)
+		return;		/* check_follow_up() refused it */
+	for (i = 5; i >= 0; i--, sec >>= 8)
+		fu[CHK_OFF_TS + i] = (uint8_t)sec;
+	for (i = 9; i >= 6; i--, nsec >>= 8)
+		fu[CHK_OFF_TS + i] = (uint8_t)nsec;
+}
+
 enum check_verdict
 check_send_frame(const Ptpsep__Netd__TxFrame *f, size_t nports,
     enum transport_kind kind_of_port(void *, unsigned), void *arg,
@@ -115,6 +181,12 @@ check_send_frame(const Ptpsep__Netd__TxFrame *f, size_t nports,
 	if (f->want_tx_ts && *cls != TC_EVENT)
 		VIOLATE(PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST,
 		    "TX timestamp asked for a general message");
+	if (f->follow_up.len > 0 && !f->want_tx_ts)
+		VIOLATE(PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST,
+		    "follow_up without a TX timestamp to carry");
+	if (f->follow_up.len > 0 && (bad = check_follow_up(kind,
+	    f->payload.data, f->follow_up.data, f->follow_up.len)) != NULL)
+		VIOLATE(PTPSEP__REFUSE_REASON__REFUSE_BAD_PAYLOAD, bad);
 
 	memset(dst, 0, sizeof(*dst));
 	switch (f->dest) {

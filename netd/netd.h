@@ -35,11 +35,25 @@ struct nlmon;
 /* Why a received frame was dropped (ctl.proto RxDropCount). */
 #define NETD_RXDROP_MAX	(PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG + 1)
 
-/* A TX timestamp netd owes the client: transport id -> client cookie. */
+/*
+ * The longest follow_up template netd keeps (TxFrame.follow_up): a
+ * Pdelay_Resp_Follow_Up is 54 octets, a Follow_Up 44; the rest leaves
+ * room for a few TLVs (e.g. 16.2's follow-up information TLV, 32 octets).
+ */
+#define NETD_FU_MAX	128
+
+/*
+ * A TX timestamp netd owes the client: transport id -> client cookie,
+ * and, when clockd gave one, the general message netd completes with the
+ * timestamp and sends to dst (fu_len > 0).
+ */
 struct netd_txmap {
-	int		used;
-	uint32_t	ts_id;
-	uint64_t	cookie;
+	int			used;
+	uint32_t		ts_id;
+	uint64_t		cookie;
+	size_t			fu_len;
+	struct transport_dest	dst;
+	uint8_t			fu[NETD_FU_MAX];
 };
 #define NETD_TXMAP_MAX	(2 * TRANSPORT_TX_PENDING_MAX)
 
@@ -52,6 +66,7 @@ struct netd_port {
 	int			 is_open;	/* sockets open */
 	int			 link_up;
 	struct event		*ev[TC_NUM];
+	struct event		*ev_tx;		/* tp.fd_tx, only while owed */
 	struct netd_txmap	 txmap[NETD_TXMAP_MAX];
 	uint64_t		 rxdrop[NETD_RXDROP_MAX];
 	uint64_t		 refused[NETD_REFUSE_MAX];
@@ -108,7 +123,8 @@ void	port_close(struct netd_port *p);
 /* Sends the client's frame; returns 0, or a refusal reason (> 0). */
 int	port_send(struct netd_port *p, enum transport_class cls,
 	    const struct transport_dest *dst, const uint8_t *payload,
-	    size_t len, int want_ts, uint64_t cookie);
+	    size_t len, int want_ts, uint64_t cookie, const uint8_t *fu,
+	    size_t fu_len);
 void	port_expire_tx(struct netd_port *p);
 void	port_link_event(struct netd *nd, const char *ifname, int ifindex,
 	    int created, int up, int deleted);
@@ -152,13 +168,20 @@ enum check_verdict {
 /*
  * A TxFrame: port index in range, class known, payload a PTPv2 message of
  * that class whose messageLength is the payload length, destination one of
- * the protocol's or (unicast) an address of the port's family.  On
+ * the protocol's or (unicast) an address of the port's family; a
+ * follow_up only with want_tx_ts, and the general message that carries
+ * that event message's timestamp (check_follow_up() in check.c).  On
  * violation *reason says why (a RefuseReason) and *why is a log text.
  */
 enum check_verdict check_send_frame(const Ptpsep__Netd__TxFrame *f,
 	    size_t nports, enum transport_kind kind_of_port(void *, unsigned),
 	    void *arg, enum transport_class *cls, struct transport_dest *dst,
 	    int *reason, const char **why);
+/*
+ * Writes the TX timestamp into a checked follow_up template's bytes
+ * 34..43 (13.8.2, 13.11.2: 48-bit seconds, 32-bit ns, big-endian).
+ */
+void	check_fu_stamp(uint8_t *fu, size_t len, uint64_t sec, uint32_t nsec);
 /* A ClockRequest: an op is set and its value is a number. */
 enum check_verdict check_clock_request(const Ptpsep__Netd__ClockRequest *r,
 	    struct clock_req *out, int *is_read, const char **why);

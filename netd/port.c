@@ -173,6 +173,25 @@ port_convert(struct netd_port *p, struct timespec *ts)
 	return rc;
 }
 
+/*
+ * The timestamp came: complete clockd's Follow_Up (or
+ * Pdelay_Resp_Follow_Up) and send it now, in this wake-up, instead of
+ * handing the timestamp to clockd and waiting for the message (netd.proto
+ * TxFrame.follow_up; doc/design.md).  Returns 0 when it was sent.
+ */
+static int
+port_send_follow_up(struct netd_port *p, struct netd_txmap *m,
+    const struct transport_txts *t)
+{
+	uint32_t id;
+
+	check_fu_stamp(m->fu, m->fu_len,
+	    t->ts.tv_sec < 0 ? 0 : (uint64_t)t->ts.tv_sec,
+	    (uint32_t)t->ts.tv_nsec);
+	return transport_send(&p->tp, TC_GENERAL, &m->dst, m->fu, m->fu_len,
+	    0, &id) == 0 ? 0 : -1;
+}
+
 static void
 port_txts_done(struct netd_port *p, struct transport_txts *t)
 {
@@ -183,7 +202,26 @@ port_txts_done(struct netd_port *p, struct transport_txts *t)
 	m->used = 0;
 	if (t->status == TXTS_OK && port_convert(p, &t->ts) != 0)
 		t->status = TXTS_MISSING;
+	if (m->fu_len > 0 && t->status == TXTS_OK) {
+		if (port_send_follow_up(p, m, t) == 0)
+			return;		/* clockd is owed nothing */
+		relay_tx_failed(p, m->cookie);
+		return;
+	}
 	relay_tx_timestamp(p, m->cookie, t);
+}
+
+/* Keeps clockd's follow_up template in the slot (bounded: check.c). */
+static void
+port_slot_keep_fu(struct netd_txmap *slot, const struct transport_dest *dst,
+    const uint8_t *fu, size_t fu_len)
+{
+	slot->fu_len = 0;
+	if (fu == NULL || fu_len == 0 || fu_len > sizeof(slot->fu))
+		return;
+	memcpy(slot->fu, fu, fu_len);
+	slot->fu_len = fu_len;
+	slot->dst = *dst;
 }
 
 /*
@@ -255,7 +293,7 @@ port_ev_read(evutil_socket_t fd, short what, void *arg)
 int
 port_send(struct netd_port *p, enum transport_class cls,
     const struct transport_dest *dst, const uint8_t *payload, size_t len,
-    int want_ts, uint64_t cookie)
+    int want_ts, uint64_t cookie, const uint8_t *fu, size_t fu_len)
 {
 	struct netd_txmap *slot = NULL;
 	uint32_t ts_id = 0;
@@ -290,6 +328,7 @@ port_send(struct netd_port *p, enum transport_class cls,
 		slot->used = 1;
 		slot->ts_id = ts_id;
 		slot->cookie = cookie;
+		port_slot_keep_fu(slot, dst, fu, fu_len);
 		/*
 		 * The kernel queues a software TX timestamp in the sending
 		 * context, before the send returns: take it now, while the

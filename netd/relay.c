@@ -293,7 +293,8 @@ relay_tx_frame(struct netd *nd, const Ptpsep__Netd__TxFrame *f)
 		return -1;
 	}
 	reason = port_send(&nd->ports[f->port_index], cls, &dst,
-	    f->payload.data, f->payload.len, f->want_tx_ts, f->cookie);
+	    f->payload.data, f->payload.len, f->want_tx_ts, f->cookie,
+	    f->follow_up.data, f->follow_up.len);
 	if (reason != 0) {
 		nd->ports[f->port_index].refused[reason]++;
 		relay_close_client(nd,

@@ -67,7 +67,7 @@ ns_to_ts(int64_t ns, struct ptp_timestamp *ts)
 int
 net_send(struct sim_node *n, unsigned port, int event, int dest,
     const uint8_t *dst_mac, const uint8_t *payload, size_t len,
-    uint64_t cookie, int want_ts)
+    uint64_t cookie, int want_ts, const uint8_t *fu, size_t fu_len)
 {
 	struct sim *sim = n->sim;
 	struct sim_link *l;
@@ -76,7 +76,8 @@ net_send(struct sim_node *n, unsigned port, int event, int dest,
 
 	(void)dest;
 	/* netd's check_send_frame() would close the connection. */
-	if (port >= n->nports || len > SIM_PAYLOAD_MAX)
+	if (port >= n->nports || len > SIM_PAYLOAD_MAX ||
+	    fu_len > SIM_PAYLOAD_MAX)
 		fatalx("ptpsim: node %s sent a frame netd refuses (port %u, "
 		    "%zu bytes)", n->spec->name, port, len);
 	l = &sim->links[n->ports[port].link];
@@ -87,6 +88,9 @@ net_send(struct sim_node *n, unsigned port, int event, int dest,
 		m->port = port;
 		m->cookie = cookie;
 		m->ok = l->up;
+		m->len = fu != NULL ? fu_len : 0;
+		if (m->len > 0)
+			memcpy(m->payload, fu, m->len);
 		if (l->up)
 			m->ts = sim_ts_stamp(&n->ts, &n->rng_ts,
 			    node_clock_now(n), 0);
@@ -170,6 +174,15 @@ net_ev_txts(struct sim *sim, struct sim_msg *m)
 		ns_to_ts(m->ts, &t.ts);
 	else
 		t.ts.sec = t.ts.nsec = 0;
+	if (m->ok && m->len > 0) {
+		/* netd sends the follow-up itself; the engine hears of the
+		 * timestamp only when that fails (link down since). */
+		if (sim->links[n->ports[m->port].link].up &&
+		    netd_sim_follow_up(n, m, &t.ts) == 0)
+			return;
+		t.ok = 0;
+		t.ts.sec = t.ts.nsec = 0;
+	}
 	clock_netd_cbs.tx_timestamp(n->c, &t);
 }
 

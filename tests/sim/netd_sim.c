@@ -79,7 +79,8 @@ netd_sim_kind(void *arg, unsigned port)
 int
 netd_sim_check_frame(const struct sim_node *n, unsigned port, int event,
     enum netd_dest dest, const struct netd_addr *unicast,
-    const uint8_t *payload, size_t len, int want_ts, const char **why)
+    const uint8_t *payload, size_t len, int want_ts, const uint8_t *fu,
+    size_t fu_len, const char **why)
 {
 	Ptpsep__Netd__TxFrame f = PTPSEP__NETD__TX_FRAME__INIT;
 	Ptpsep__Netd__Address a = PTPSEP__NETD__ADDRESS__INIT;
@@ -88,9 +89,23 @@ netd_sim_check_frame(const struct sim_node *n, unsigned port, int event,
 	int reason;
 
 	netd_tx_frame_fill(&f, &a, port, event, dest, unicast, payload, len, 0,
-	    want_ts);
+	    want_ts, fu, fu_len);
 	return check_send_frame(&f, n->nports, netd_sim_kind, NULL, &cls,
 	    &dst, &reason, why) == CHECK_OK ? 0 : -1;
+}
+
+/*
+ * The TX timestamp is in: netd writes it into the follow-up it holds and
+ * sends that at once, on the general socket to the event frame's
+ * (multicast) destination, and tells clockd nothing (port_txts_done()).
+ */
+int
+netd_sim_follow_up(struct sim_node *n, struct sim_msg *m,
+    const struct ptp_timestamp *ts)
+{
+	check_fu_stamp(m->payload, m->len, ts->sec, ts->nsec);
+	return net_send(n, m->port, 0, NETD_DEST_PRIMARY, NULL, m->payload,
+	    m->len, 0, 0, NULL, 0);
 }
 
 int

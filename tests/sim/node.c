@@ -120,7 +120,7 @@ ne_netd_ready(void *ctx)
 static int
 ne_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
     const struct netd_addr *unicast, const uint8_t *payload, size_t len,
-    uint64_t cookie, int want_ts)
+    uint64_t cookie, int want_ts, const uint8_t *fu, size_t fu_len)
 {
 	struct sim_node *n = ctx;
 	const uint8_t *dst = NULL;
@@ -129,7 +129,7 @@ ne_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
 	if (!n->connected)
 		return -1;
 	if (netd_sim_check_frame(n, port, event, dest, unicast, payload, len,
-	    want_ts, &why) != 0) {
+	    want_ts, fu, fu_len, &why) != 0) {
 		node_netd_close(n, why);
 		return -1;
 	}
@@ -141,7 +141,7 @@ ne_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
 		dst = unicast->b;
 	}
 	return net_send(n, port, event, (int)dest, dst, payload, len, cookie,
-	    want_ts);
+	    want_ts, fu, fu_len);
 }
 
 static int

@@ -284,7 +284,13 @@ void	netd_sim_clock_info(const struct sim_node *n, double *max_freq_ppb,
  * close the connection). */
 int	netd_sim_check_frame(const struct sim_node *n, unsigned port,
 	    int event, enum netd_dest dest, const struct netd_addr *unicast,
-	    const uint8_t *payload, size_t len, int want_ts, const char **why);
+	    const uint8_t *payload, size_t len, int want_ts, const uint8_t *fu,
+	    size_t fu_len, const char **why);
+/* netd completes a TX-time-stamped frame's follow-up (held in m) with
+ * the timestamp and sends it (netd/port.c port_txts_done()). */
+struct ptp_timestamp;
+int	netd_sim_follow_up(struct sim_node *n, struct sim_msg *m,
+	    const struct ptp_timestamp *ts);
 /* A ClockRequest reaches netd: check, apply, schedule the reply. */
 enum sim_clk_op { SIM_CLK_READ, SIM_CLK_ADJFREQ, SIM_CLK_STEP };
 int	netd_sim_request(struct sim_node *n, uint64_t id, enum sim_clk_op op,
@@ -307,7 +313,7 @@ struct sim_link {
 
 int	net_send(struct sim_node *n, unsigned port, int event, int dest,
 	    const uint8_t *dst_mac, const uint8_t *payload, size_t len,
-	    uint64_t cookie, int want_ts);
+	    uint64_t cookie, int want_ts, const uint8_t *fu, size_t fu_len);
 void	net_link_set(struct sim *sim, unsigned link, int up);
 
 /* The pooled message events (frames, time stamps, replies, ...). */
@@ -325,8 +331,8 @@ struct sim_msg {
 	double			 ppb;		/* ClockReply freq; request */
 	int64_t			 step_ns;	/* request */
 	int			 op;		/* request: enum sim_clk_op */
-	size_t			 len;
-	uint8_t			 payload[SIM_PAYLOAD_MAX];
+	size_t			 len;		/* TXTS: of the follow-up */
+	uint8_t			 payload[SIM_PAYLOAD_MAX];	/* TXTS: follow-up */
 };
 
 struct sim_msg *sim_msg_get(struct sim *sim, enum sim_ev_kind kind,

@@ -177,10 +177,11 @@ f_netd_ready(void *ctx)
 static int
 f_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
     const struct netd_addr *unicast, const uint8_t *payload, size_t len,
-    uint64_t cookie, int want_ts)
+    uint64_t cookie, int want_ts, const uint8_t *fu, size_t fu_len)
 {
 	(void)ctx; (void)port; (void)event; (void)dest; (void)unicast;
 	(void)payload; (void)len; (void)cookie; (void)want_ts;
+	(void)fu; (void)fu_len;
 	return 0;
 }
 

@@ -259,6 +259,178 @@ test_no_payload(void **state)
 	assert_int_equal(reason, PTPSEP__REFUSE_REASON__REFUSE_BAD_PAYLOAD);
 }
 
+/*
+ * TxFrame.follow_up (netd.proto): the general message netd completes
+ * with the event frame's TX timestamp and sends unseen, so it is checked
+ * as strictly as a payload (IEEE 1588-2019 13.8, 13.11).
+ */
+static uint8_t ev[64], fu[256];
+
+/* A type message of len octets: domain 4, sequenceId 0x1234, a source. */
+static void
+fu_msg(uint8_t *b, unsigned type, size_t len)
+{
+	size_t i;
+
+	memset(b, 0, 256 > len ? len : 256);
+	b[0] = (uint8_t)type;
+	b[1] = 2;
+	b[2] = (uint8_t)(len >> 8);
+	b[3] = (uint8_t)len;
+	b[4] = 4;
+	for (i = 20; i < 30; i++)
+		b[i] = (uint8_t)(0xa0 + i);
+	b[30] = 0x12;
+	b[31] = 0x34;
+}
+
+static int
+fu_check(unsigned evtype, size_t evlen, size_t fulen, int want_ts,
+    int *reason, const char **why)
+{
+	Ptpsep__Netd__TxFrame f = PTPSEP__NETD__TX_FRAME__INIT;
+	enum transport_kind kind = TR_L2;
+	enum transport_class cls;
+	struct transport_dest dst;
+
+	f.port_index = 0;
+	f.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_EVENT;
+	f.dest = PTPSEP__NETD__DESTINATION__DEST_PRIMARY;
+	(void)evtype;
+	f.payload.data = ev;
+	f.payload.len = evlen;
+	f.want_tx_ts = want_ts;
+	f.follow_up.data = fu;
+	f.follow_up.len = fulen;
+	*reason = 0;
+	*why = NULL;
+	return check_send_frame(&f, 1, kind_of, &kind, &cls, &dst, reason,
+	    why);
+}
+
+/* A refusal: a violation with a reason and a text that names it. */
+static void
+fu_refused(unsigned evtype, size_t evlen, size_t fulen, int want_ts,
+    int want_reason, const char *text)
+{
+	const char *why;
+	int reason;
+
+	assert_int_equal(fu_check(evtype, evlen, fulen, want_ts, &reason,
+	    &why), CHECK_VIOLATION);
+	assert_int_equal(reason, want_reason);
+	assert_non_null(why);
+	assert_non_null(strstr(why, text));
+}
+
+static void
+test_follow_up_good(void **state)
+{
+	const char *why;
+	int reason;
+
+	(void)state;
+	fu_msg(ev, PTP_MT_SYNC, 44);
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	assert_int_equal(fu_check(PTP_MT_SYNC, 44, 44, 1, &reason, &why),
+	    CHECK_OK);
+	assert_null(why);
+	/* with a TLV (16.2's follow-up information TLV: 32 octets) */
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 76);
+	assert_int_equal(fu_check(PTP_MT_SYNC, 44, 76, 1, &reason, &why),
+	    CHECK_OK);
+	fu_msg(ev, PTP_MT_PDELAY_RESP, 54);
+	fu_msg(fu, PTP_MT_PDELAY_RESP_FOLLOW_UP, 54);
+	assert_int_equal(fu_check(PTP_MT_PDELAY_RESP, 54, 54, 1, &reason,
+	    &why), CHECK_OK);
+	/* no follow_up at all: as before */
+	assert_int_equal(fu_check(PTP_MT_PDELAY_RESP, 54, 0, 1, &reason,
+	    &why), CHECK_OK);
+}
+
+static void
+test_follow_up_refused(void **state)
+{
+	const int BAD = PTPSEP__REFUSE_REASON__REFUSE_BAD_PAYLOAD;
+	size_t i;
+
+	(void)state;
+	fu_msg(ev, PTP_MT_SYNC, 44);
+	/* wrong type: a Pdelay_Resp_Follow_Up after a Sync, an Announce */
+	fu_msg(fu, PTP_MT_PDELAY_RESP_FOLLOW_UP, 54);
+	fu_refused(PTP_MT_SYNC, 44, 54, 1, BAD, "wrong messageType");
+	fu_msg(fu, PTP_MT_ANNOUNCE, 64);
+	fu_refused(PTP_MT_SYNC, 44, 64, 1, BAD, "wrong messageType");
+	/* an event message as the template */
+	fu_msg(fu, PTP_MT_SYNC, 44);
+	fu_refused(PTP_MT_SYNC, 44, 44, 1, BAD, "well-formed");
+	/* wrong sequenceId, domainNumber, sourcePortIdentity */
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	fu[31] ^= 1;
+	fu_refused(PTP_MT_SYNC, 44, 44, 1, BAD, "sequenceId");
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	fu[4] = 5;
+	fu_refused(PTP_MT_SYNC, 44, 44, 1, BAD, "domainNumber");
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	fu[29] ^= 1;
+	fu_refused(PTP_MT_SYNC, 44, 44, 1, BAD, "port identity");
+	/* any octet of the timestamp field not zero */
+	for (i = 34; i < 44; i++) {
+		fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+		fu[i] = 1;
+		fu_refused(PTP_MT_SYNC, 44, 44, 1, BAD, "not zero");
+	}
+	/* too short (messageLength and payload 43), length mismatch, and
+	 * longer than netd keeps (but one valid frame) */
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 43);
+	fu_refused(PTP_MT_SYNC, 44, 43, 1, BAD, "well-formed");
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	fu_refused(PTP_MT_SYNC, 44, 45, 1, BAD, "well-formed");
+	fu_msg(fu, PTP_MT_FOLLOW_UP, NETD_FU_MAX + 1);
+	fu_refused(PTP_MT_SYNC, 44, NETD_FU_MAX + 1, 1, BAD, "longer");
+	fu_msg(fu, PTP_MT_FOLLOW_UP, NETD_FU_MAX);
+	{
+		const char *why;
+		int reason;
+
+		assert_int_equal(fu_check(PTP_MT_SYNC, 44, NETD_FU_MAX, 1,
+		    &reason, &why), CHECK_OK);
+	}
+	/* not PTP version 2 */
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	fu[1] = 1;
+	fu_refused(PTP_MT_SYNC, 44, 44, 1, BAD, "well-formed");
+	/* without want_tx_ts, and after an event message that has none */
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	fu_refused(PTP_MT_SYNC, 44, 44, 0,
+	    PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST, "without a TX");
+	fu_msg(ev, PTP_MT_DELAY_REQ, 44);
+	fu_refused(PTP_MT_DELAY_REQ, 44, 44, 1, BAD, "has none");
+	/* the Pdelay pair: a Follow_Up after a Pdelay_Resp */
+	fu_msg(ev, PTP_MT_PDELAY_RESP, 54);
+	fu_refused(PTP_MT_PDELAY_RESP, 54, 44, 1, BAD, "wrong messageType");
+}
+
+static void
+test_follow_up_stamp(void **state)
+{
+	static const uint8_t want[10] = {
+		0x00, 0x01, 0x02, 0x03, 0x04, 0x05,	/* seconds, 48 bits */
+		0x3b, 0x9a, 0xc9, 0xff,			/* 999999999 ns */
+	};
+
+	(void)state;
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	check_fu_stamp(fu, 44, 0x0102030405ULL, 999999999);
+	assert_memory_equal(fu + 34, want, sizeof(want));
+	assert_int_equal(fu[33], 0);
+	assert_int_equal(fu[44], 0);
+	/* a short buffer is left alone */
+	fu_msg(fu, PTP_MT_FOLLOW_UP, 44);
+	check_fu_stamp(fu, 43, 1, 1);
+	assert_int_equal(fu[39], 0);
+}
+
 int
 main(void)
 {
@@ -268,6 +440,9 @@ main(void)
 		cmocka_unit_test(test_message_length),
 		cmocka_unit_test(test_max_payload),
 		cmocka_unit_test(test_no_payload),
+		cmocka_unit_test(test_follow_up_good),
+		cmocka_unit_test(test_follow_up_refused),
+		cmocka_unit_test(test_follow_up_stamp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
