@@ -158,7 +158,9 @@ check_bytes(const struct ipc_path *path, const char *name, const ProtobufCBinary
 		lo = hi = IPC_CLOCK_IDENTITY_LEN;
 	} else if (strcmp(name, "mac") == 0) {
 		lo = hi = IPC_MAC_LEN;
-	} else if (strcmp(name, "payload") == 0) {
+	} else if (strcmp(name, "payload") == 0 ||
+	    strcmp(name, "follow_up") == 0) {
+		/* a PTP message; netd's check.c bounds a follow_up closer */
 		lo = IPC_MIN_PTP_PAYLOAD;
 		hi = IPC_MAX_PTP_PAYLOAD;
 	} else if (strcmp(name, "addr") == 0) {
