@@ -53,10 +53,15 @@ static char ipc_software_version[] = PACKAGE_VERSION;
  * still held, or one that needs more than the arena (a large control
  * response, or hostile input built to make protobuf-c allocate much: 16 KiB
  * of empty submessages), is unpacked again with malloc, as before.
- * An RxFrame with a 1500-octet payload needs under 2 KiB of the 64; only
- * the pages a message touches are ever resident.
+ * An RxFrame or TxFrame with a 1500-octet payload (IPC_MAX_PTP_PAYLOAD)
+ * needs under 2 KiB; test_ipc's full-MTU case checks that it still fits.
+ * Keep the arena small: it is thread-local, and the C library clears the
+ * whole static TLS block of every thread when the thread starts (glibc's
+ * _dl_allocate_tls_init), so each of its pages is resident in every
+ * process from the start whether a message ever touches it or not: at
+ * 64 KiB it was 64 KiB of RssAnon in netd and again in clockd.
  */
-#define IPC_ARENA_SIZE	(64 * 1024)
+#define IPC_ARENA_SIZE	(4 * 1024)
 
 struct ipc_arena {
 	size_t		used;

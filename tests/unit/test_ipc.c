@@ -1036,6 +1036,78 @@ test_no_malloc_per_frame(void **state)
 }
 
 /*
+ * The same for frames of the largest payload netd relays (an Ethernet MTU,
+ * IPC_MAX_PTP_PAYLOAD): they too fit ipc.c's decode arena, which is kept
+ * small because every thread's copy of it is resident from the start.
+ */
+static void
+test_no_malloc_full_frame(void **state)
+{
+	static uint8_t pl[IPC_MAX_PTP_PAYLOAD];
+	struct pair *p = *state;
+	Ptpsep__Netd__NetdMsg env, *got;
+	Ptpsep__Netd__RxFrame rx;
+	Ptpsep__Netd__TxFrame tx;
+	Ptpsep__Netd__Address src;
+	Ptpsep__Timestamp t;
+	static uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
+	int k, which;
+
+	if (!HAVE_MALLOC_COUNT)
+		skip();
+	ipc_sample_payload(pl, sizeof(pl), 0x0);
+	ptpsep__timestamp__init(&t);
+	t.seconds = 1700000000u;
+	t.nanoseconds = 999999999u;
+	ptpsep__netd__address__init(&src);
+	src.family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC;
+	src.addr.data = mac;
+	src.addr.len = sizeof(mac);
+	ptpsep__netd__rx_frame__init(&rx);
+	rx.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_EVENT;
+	rx.payload.data = pl;
+	rx.payload.len = sizeof(pl);
+	rx.rx_ts = &t;
+	rx.ts_source = PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
+	rx.source = &src;
+	ptpsep__netd__tx_frame__init(&tx);
+	tx.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_EVENT;
+	tx.dest = PTPSEP__NETD__DESTINATION__DEST_PRIMARY;
+	tx.payload.data = pl;
+	tx.payload.len = sizeof(pl);
+	tx.cookie = UINT64_MAX;
+	tx.want_tx_ts = 1;
+	for (which = 0; which < 2; which++) {
+		ptpsep__netd__netd_msg__init(&env);
+		if (which == 0) {
+			env.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
+			env.rx_frame = &rx;
+		} else {
+			env.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
+			env.tx_frame = &tx;
+		}
+		/* Warm-up, as above. */
+		assert_int_equal(ipc_send(p->a, &env.base), IPC_OK);
+		assert_int_equal(ipc_recv_netd(p->b, &got), IPC_OK);
+		ipc_free(&got->base);
+		malloc_calls = 0;
+		malloc_counting = 1;
+		for (k = 0; k < 10; k++) {
+			if (ipc_send(p->a, &env.base) != IPC_OK ||
+			    ipc_recv_netd(p->b, &got) != IPC_OK)
+				break;
+			ipc_free(&got->base);
+		}
+		malloc_counting = 0;
+		assert_int_equal(k, 10);
+		if (malloc_calls != 0)
+			fail_msg("%s of %zu octets: %lu heap allocations in 10",
+			    which == 0 ? "RxFrame" : "TxFrame", sizeof(pl),
+			    malloc_calls);
+	}
+}
+
+/*
  * The arena holds one message: a second one decoded while the first is
  * held comes from the heap, and both stay intact and free in any order.
  * A message larger than the arena's share also decodes (from the heap).
@@ -1117,6 +1189,7 @@ main(void)
 		cmocka_unit_test(test_worst_case_fits),
 		cmocka_unit_test(test_strerror),
 		PAIR_TEST(test_no_malloc_per_frame),
+		PAIR_TEST(test_no_malloc_full_frame),
 		PAIR_TEST(test_arena_two_held),
 	};
 
