@@ -16,6 +16,10 @@
 #        followed by a Pdelay_Resp_Follow_Up of its sequenceId with a
 #        non-zero responseOriginTimestamp (13.11.2), none malformed, and
 #        the slave measures its neighbour delay (it locks).
+#   netd netd alone, tests/integration/netd_client as clockd: a Sync with
+#        a follow_up gets no TxTimestamp and its Follow_Up leaves with a
+#        timestamp; a follow_up of another sequenceId closes the
+#        connection and is not sent; the next client is served.
 #
 # Needs root, strace and tshark.  Removes its namespaces and files on EXIT.
 #   BUILD=build/default tests/integration/follow_up.sh
@@ -184,6 +188,54 @@ if ! grep -q 'no TX timestamp' "$ad/clockd.log" "$bd/clockd.log"; then
 else
 	fail "p2p: TX timestamps missing"
 	grep 'no TX timestamp' "$ad/clockd.log" "$bd/clockd.log" | head -5
+fi
+itest_stop
+
+# ---- netd alone: the test client plays clockd ----
+# A TxFrame with a follow_up gets no TxTimestamp and the Follow_Up leaves
+# with the Sync's sequenceId; one whose Follow_Up has another sequenceId
+# closes the connection (check.c), and netd serves the next client.
+CLIENT=$BUILD/tests/integration/netd_client
+itest_pair fun$$ fuo$$
+itest_tmpdir nd
+chmod 0755 "$nd"
+itest_conf "$nd/ptp.conf" "$nd" network_transport L2
+itest_start fun$$ "$nd/netd.log" "$NETD" -m -f "$nd/ptp.conf"
+itest_wait_file "$nd/netd.sock" 10 || { fail "netd did not start"; exit 1; }
+capture fuo$$ "$nd/cap.pcapng" || exit 1
+ip netns exec fun$$ "$CLIENT" send "$nd/netd.sock" --msg sync --seq 777 \
+	--follow-up >"$nd/send.out" 2>&1
+rc=$?
+ip netns exec fun$$ "$CLIENT" hostile "$nd/netd.sock" badfu \
+	>"$nd/badfu.out" 2>&1
+hrc=$?
+ip netns exec fun$$ "$CLIENT" send "$nd/netd.sock" --msg sync --seq 778 \
+	--follow-up >"$nd/send2.out" 2>&1
+rc2=$?
+sleep 0.5
+stop_capture "$cap_pid"
+r=$(fields "$nd/cap.pcapng" 'ptp.v2.messagetype == 8' ptp.v2.sequenceid \
+	ptp.v2.fu.preciseorigintimestamp.seconds | tr '\n' ' ')
+echo "INFO: netd: Follow_Ups (seq s): $r"
+if [ $rc = 0 ] && grep -q '^TXTS none' "$nd/send.out" &&
+   grep -qE '(^| )777 [1-9]' <<<"$r"; then
+	pass "netd: Follow_Up 777 completed and sent, no TxTimestamp"
+else
+	fail "netd: Follow_Up 777"
+	cat "$nd/send.out"
+fi
+if [ $hrc = 0 ] && grep -q 'closed=1' "$nd/badfu.out" &&
+   ! grep -qE '(^| )2 ' <<<"$r"; then
+	pass "netd: a Follow_Up of another sequenceId closes the connection, not sent"
+else
+	fail "netd: hostile badfu"
+	cat "$nd/badfu.out"
+fi
+if [ $rc2 = 0 ] && grep -qE '(^| )778 [1-9]' <<<"$r"; then
+	pass "netd: serves the next client (Follow_Up 778)"
+else
+	fail "netd: the client after badfu"
+	cat "$nd/send2.out"
 fi
 itest_stop
 [ "$itest_fails" = 0 ]

@@ -8,7 +8,9 @@
  *   netd_client recv SOCK [--count N] [--timeout S]
  *   netd_client send SOCK [--port I] [--class event|general]
  *       [--dest primary|pdelay|unicast:ADDR] (--msg TYPE|--hex HEX)
- *       [--seq N] [--cookie C] [--want-ts]
+ *       [--seq N] [--cookie C] [--want-ts] [--follow-up]
+ *       (--follow-up: with a Follow_Up for netd to complete and send; then
+ *       no TxTimestamp is the success: "TXTS none")
  *   netd_client clock SOCK OP [ARG] ...    OP: read, status, freq PPB, step NS
  *   netd_client hostile SOCK CASE          (netd_client help lists them)
  *   netd_client info CTLSOCK
@@ -47,7 +49,8 @@ usage(void)
 	    "       netd_client udpsend|udpflood --dst ADDR ...\n"
 	    "hostile cases: nonptp wrongclass badport oversize garbage "
 	    "nohello version\n"
-	    "       unicast nan gents empty busy perm bigstep adjburst\n");
+	    "       unicast nan gents empty busy perm bigstep adjburst "
+	    "badfu\n");
 	exit(2);
 }
 
@@ -204,6 +207,10 @@ opts_parse(struct opts *o, int argc, char **argv, int first)
 
 		if (strcmp(a, "--want-ts") == 0) {
 			o->want_ts = 1;
+			continue;
+		}
+		if (strcmp(a, "--follow-up") == 0) {
+			o->want_ts = o->follow_up = 1;
 			continue;
 		}
 		if (v == NULL)

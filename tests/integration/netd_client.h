@@ -36,6 +36,7 @@ struct opts {
 	unsigned seq;
 	uint64_t cookie;
 	int want_ts;
+	int follow_up;		/* send: TxFrame.follow_up with the Sync */
 	int vlan;		/* -1: untagged */
 	int pcp;		/* 802.1p priority of the tag */
 	const char *dst;

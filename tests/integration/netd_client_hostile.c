@@ -286,7 +286,7 @@ cmd_hostile(const char *path, const char *name)
 	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
 	struct opts o;
 	static uint8_t big[IPC_MAX_MSG + 4096];
-	uint8_t payload[MAX_PAYLOAD], ub[16];
+	uint8_t payload[MAX_PAYLOAD], ub[16], fu[MAX_PAYLOAD];
 	size_t len;
 	int fd, fd2, code, closed, want = PTPSEP__ERROR_CODE__ERROR_PROTOCOL;
 	int want_closed = 1;
@@ -467,6 +467,14 @@ cmd_hostile(const char *path, const char *name)
 		o.cls = "general";
 		o.want_ts = 1;
 		fill_tx(&o, &f, &uni, ub, payload, len);
+		send_raw_msg(fd, &m);
+	} else if (strcmp(name, "badfu") == 0) {
+		/* A Follow_Up of another sequenceId than its Sync: netd would
+		 * send it unseen, so check.c refuses it. */
+		o.want_ts = 1;
+		fill_tx(&o, &f, &uni, ub, payload, len);
+		f.follow_up.data = fu;
+		f.follow_up.len = build_msg("follow_up", 2, fu, sizeof(fu));
 		send_raw_msg(fd, &m);
 	} else if (strcmp(name, "empty") == 0) {
 		/* A 0-byte datagram reads as end of file: closed, no Error. */
