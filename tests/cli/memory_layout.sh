@@ -7,7 +7,9 @@
 #    arena was 64 KiB of it: 64 KiB of RssAnon in each daemon);
 #  - a build configured with --enable-static-daemons has daemons without
 #    a program interpreter (statically linked), and one without has both
-#    dynamically linked (ptpctl is dynamic either way).
+#    dynamically linked (ptpctl is dynamic either way);
+#  - either way the daemons are position-independent (ELF type DYN), so
+#    that the kernel places netd, which holds privileges, at random.
 set -u
 b=${top_builddir:-.}
 fails=0
@@ -22,7 +24,12 @@ grep -q -- "--enable-static-daemons" "$b/config.status" 2>/dev/null &&
 for p in netd/ptp-netd clockd/ptp-clockd; do
 	f=$b/$p
 	[ -x "$f" ] || { fail "$p not built"; continue; }
-	hdr=$(readelf -lW "$f") || { fail "$p: readelf failed"; continue; }
+	hdr=$(readelf -hlW "$f") || { fail "$p: readelf failed"; continue; }
+	if grep -q '^ *Type: *DYN' <<<"$hdr"; then
+		pass "$p: position-independent"
+	else
+		fail "$p: not position-independent (no ASLR of the program)"
+	fi
 	tls=$(awk '$1 == "TLS" { print $6 }' <<<"$hdr")	# 0x...
 	tls=$((${tls:-0}))
 	if [ "$tls" -le 8192 ]; then
