@@ -92,27 +92,6 @@ msg_header(struct cport *p, struct ptp_msg *m, unsigned type, uint16_t seq,
 		m->hdr.flags |= PTP_FLAG_TWO_STEP;
 }
 
-int
-msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest, int want_ts)
-{
-	uint8_t buf[256];
-	unsigned type = m->hdr.message_type;
-	int len;
-
-	len = ptp_msg_pack(m, buf, sizeof(buf));
-	if (len < 0) {
-		log_warnx("port %u: cannot pack %s: %s", p->identity.port_number,
-		    ptp_msg_type_name(type), ptp_strerror(len));
-		return -1;
-	}
-	if (env_send_frame(&p->c->env, p->index, ptp_msg_is_event(type), dest,
-	    NULL, buf, (size_t)len, COOKIE(p->index, type, m->hdr.sequence_id),
-	    want_ts) != 0)
-		return -1;
-	p->tx_msgs++;
-	return 0;
-}
-
 static int
 msg_pack(struct cport *p, struct ptp_msg *m, uint8_t *buf, size_t cap)
 {
@@ -122,6 +101,23 @@ msg_pack(struct cport *p, struct ptp_msg *m, uint8_t *buf, size_t cap)
 		log_warnx("port %u: cannot pack %s: %s", p->identity.port_number,
 		    ptp_msg_type_name(m->hdr.message_type), ptp_strerror(len));
 	return len;
+}
+
+int
+msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest, int want_ts)
+{
+	uint8_t buf[256];
+	unsigned type = m->hdr.message_type;
+	int len;
+
+	if ((len = msg_pack(p, m, buf, sizeof(buf))) < 0)
+		return -1;
+	if (env_send_frame(&p->c->env, p->index, ptp_msg_is_event(type), dest,
+	    NULL, buf, (size_t)len, COOKIE(p->index, type, m->hdr.sequence_id),
+	    want_ts) != 0)
+		return -1;
+	p->tx_msgs++;
+	return 0;
 }
 
 int
