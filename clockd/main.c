@@ -17,6 +17,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +135,13 @@ main(int argc, char **argv)
 		fatalx("cannot install the seccomp sandbox");
 	if (selftest)
 		sandbox_selftest();
+	/*
+	 * Start-up is over: give back the heap pages its freed buffers left
+	 * (the configuration file, the seccomp filter as libseccomp built
+	 * it), which the loop would never reuse.  madvise and brk are on the
+	 * allow-list (sandbox.c).
+	 */
+	(void)malloc_trim(0);
 	(void)notify_send("READY=1");
 	event_base_dispatch(base);
 	(void)notify_send("STOPPING=1");

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <grp.h>
+#include <malloc.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -283,6 +284,12 @@ main_run(struct netd *nd, const struct cli *cli)
 	} else {
 		log_warnx("not started as root: privileges not changed");
 	}
+	/*
+	 * Start-up is over: give back the heap pages its freed buffers left
+	 * (the configuration file, stdio's, the user lookups), which the
+	 * loop, allocating nothing per frame, would never reuse.
+	 */
+	(void)malloc_trim(0);
 	log_info("ready: %zu port(s), netd_socket %s", nd->nports, sock);
 	(void)notify_send("READY=1");
 
