@@ -28,7 +28,10 @@
 #     seconds); a longer run may see a higher peak.  Beside it, what the
 #     resident set is made of at that time: RssAnon (heap, stacks) and
 #     RssFile (mapped files: the program and its libraries, shared with
-#     other processes that map them).
+#     other processes that map them); and, from /proc/PID/smaps_rollup,
+#     Pss (each shared page divided among the processes mapping it: the
+#     process's share of the machine's memory) and USS (Private_Clean +
+#     Private_Dirty: what its exit would free).
 #
 #   BUILD=... BENCH_OUT=DIR [BENCH_MODE=smoke] tests/bench/cpu.sh
 # writes DIR/cpu.json.  Variables:
@@ -129,14 +132,16 @@ measure() {
 		dm=""
 		[ -n "${m0[$impl:$side]}" ] && [ -n "${m1[$impl:$side]}" ] &&
 			dm=$((m1[$impl:$side] - m0[$impl:$side]))
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$rate" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$rate" \
 			"$side" "$proc" "$((n1[$pid] - n0[$pid]))" \
 			"$((k1[$pid] - k0[$pid]))" "$(bench_hwm_kb "$pid")" "$dm" \
 			"$(awk -F, '$3 ~ /sys_enter/ { print $1 + 0 }' \
 				"$bench_tmp/$rate-$impl-$side-$proc.stat")" \
 			"$((n2[$pid] - n1[$pid]))" \
 			"$(awk '/^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 }
-				END { print a "\t" f }' "/proc/$pid/status")" >>"$rows"
+				END { print a "\t" f }' "/proc/$pid/status")" \
+			"$(awk '$1 == "Pss:" { p = $2 } $1 ~ /^Private_(Clean|Dirty):$/ { u += $2 }
+				END { print p "\t" u }' "/proc/$pid/smaps_rollup")" >>"$rows"
 	done
 }
 
@@ -192,8 +197,8 @@ rows, locked, out, mode, warm, meas, scs, hz, el, blabel, want = sys.argv[1:]
 meas, scs, hz = float(meas), float(scs), float(hz)
 res = []
 for line in open(rows):
-    impl, rate, side, proc, ns, ticks, hwm, msgs, sc, ns2, anon, fil = \
-        line.rstrip("\n").split("\t")
+    impl, rate, side, proc, ns, ticks, hwm, msgs, sc, ns2, anon, fil, \
+        pss, uss = line.rstrip("\n").split("\t")
     cpu = int(ns) / 1e9
     r = {"impl": impl, "log_interval": int(rate),
          "messages_per_s": 2 * 2 ** -int(rate),
@@ -201,7 +206,8 @@ for line in open(rows):
          "cpu_s": cpu, "cpu_s_per_min": cpu / meas * 60,
          "cpu_ticks": int(ticks),
          "vmhwm_kb": int(hwm), "rss_anon_kb": int(anon),
-         "rss_file_kb": int(fil), "messages": int(msgs) if msgs else None,
+         "rss_file_kb": int(fil), "pss_kb": int(pss), "uss_kb": int(uss),
+         "messages": int(msgs) if msgs else None,
          "syscalls": int(sc) if sc else None,
          "syscalls_per_s": int(sc) / scs if sc else None,
          "cpu_s_per_min_perf": int(ns2) / 1e9 / scs * 60}

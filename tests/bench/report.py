@@ -163,7 +163,8 @@ def side_sums(c):
     for r in c["rows"]:
         a = tot.setdefault((r["impl"], r["log_interval"], r["side"]), {})
         for k in ("cpu_s_per_min", "syscalls_per_s", "vmhwm_kb", "messages",
-                  "rss_anon_kb", "rss_file_kb", "cpu_s_per_min_perf"):
+                  "rss_anon_kb", "rss_file_kb", "pss_kb", "uss_kb",
+                  "cpu_s_per_min_perf"):
             v = r.get(k)
             if k == "messages":
                 # both processes of a side count the same frames
@@ -328,6 +329,14 @@ def reading(parts):
                                  "%d KiB vs %d KiB." % (
                                      o["rss_anon_kb"], p["rss_anon_kb"],
                                      o["rss_file_kb"], p["rss_file_kb"]))
+                    if o.get("pss_kb") is not None and p.get("pss_kb"):
+                        r.append("  The machine's memory they stand for: PSS "
+                                 "%d KiB vs %d KiB (%.2f×), USS (private) "
+                                 "%d KiB vs %d KiB (%.2f×)." % (
+                                     o["pss_kb"], p["pss_kb"],
+                                     o["pss_kb"] / p["pss_kb"],
+                                     o["uss_kb"], p["uss_kb"],
+                                     o["uss_kb"] / p["uss_kb"]))
         cp = [(r_["cpu_s_per_min_perf"] / r_["cpu_s_per_min"] - 1) * 100
               for r_ in c["rows"] if r_.get("cpu_s_per_min_perf") is not None
               and r_["cpu_s_per_min"]]
