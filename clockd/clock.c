@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "cfg.h"
@@ -21,7 +22,8 @@
 int
 clock_init(struct clockd *c, const struct env *env, struct cfg *cfg)
 {
-	memset(c, 0, sizeof(*c));
+	/* All but ports[]: see struct clockd. */
+	memset(c, 0, offsetof(struct clockd, ports));
 	c->env = *env;
 	c->cfg = cfg;
 	c->slave_port = -1;

@@ -201,8 +201,7 @@ struct clockd {
 	int			 slave_port;	/* index, -1: none */
 	int64_t			 gm_changed_at;
 
-	struct cport		 ports[CLOCKD_MAX_PORTS];
-	unsigned		 nports;
+	unsigned		 nports;	/* of ports[], at the end */
 	int			 have_ports;	/* netd's PortList arrived */
 
 	/* servo and the clock in netd */
@@ -271,6 +270,13 @@ struct clockd {
 	int			 wait_delay_valid;
 
 	struct env_timer	*t_bmc;		/* deferred state decision */
+	/*
+	 * Last, and not cleared by clock_init(): 32 slots of ~3 KiB, of
+	 * which a clock uses nports; port_create() clears each one it
+	 * takes, so the pages of the unused slots are never touched (the
+	 * daemon's struct clockd is static, zero and not resident).
+	 */
+	struct cport		 ports[CLOCKD_MAX_PORTS];
 };
 
 /* The id of the status read on every connection to netd (clock_netd.c);

@@ -5,10 +5,12 @@
 # +80 ppm off), 16 Syncs and Delay_Reqs a second; once the slave has
 # locked, for each of the four daemons:
 #   - RssAnon (heap, stacks, bss, the libraries' written data) within a
-#     budget: netd 320 KiB, clockd 420 KiB.  They were 336 and 492 with
+#     budget: netd 320 KiB, clockd 320 KiB.  They were 336 and 492 with
 #     lib/ipc.c's 64 KiB thread-local decode arena, all of it resident
-#     because glibc clears every thread's TLS at start; 284 and 382 since
-#     (glibc 2.39, libevent 2.1, x86-64).  ptp4l's is about 160.
+#     because glibc clears every thread's TLS at start; 284 and 382
+#     without it, and clockd 284 once clock_init() stopped clearing the
+#     32 port slots of struct clockd (108 KiB) that a clock does not use
+#     (x86-64).  ptp4l's is about 160.
 #   - the heap's resident pages within 96 KiB: what start-up freed (the
 #     configuration buffer, stdio's, the seccomp filter as libseccomp
 #     built it) is given back by malloc_trim() before the loop; clockd's
@@ -23,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 LOCK_TIMEOUT=${LOCK_TIMEOUT:-60}
 NETD_ANON_KB=320
-CLOCKD_ANON_KB=420
+CLOCKD_ANON_KB=320
 HEAP_KB=96
 tag="mem$$"
 m="${tag}m"; s="${tag}s"
