@@ -343,8 +343,9 @@ def reading(parts):
         if cp:
             r.append("- CPU in the system call window against the CPU window "
                      "(perf's counting, and other load of the machine): "
-                     "median %+.0f %%, %+.0f to %+.0f %% over the processes; "
-                     "hence a window of its own." % (
+                     "median %+.0f %%, %+.0f to %+.0f %% over the processes "
+                     "(the system calls have a window of their own, so that "
+                     "counting them does not weigh on the CPU figures)." % (
                          statistics.median(cp), min(cp), max(cp)))
     return r
 
