@@ -95,31 +95,34 @@ msgs() {
 	esac
 }
 
+# snap N K M: CPU ns and ticks of every process of cpu_procs
+# (IMPL:SIDE:PROC:PID), and the message counter of every side at $rate,
+# into the arrays named N, K and M.
+snap() {
+	local -n _n=$1 _k=$2 _m=$3
+	local x impl side proc pid
+	for x in "${cpu_procs[@]}"; do
+		IFS=: read -r impl side proc pid <<<"$x"
+		bench_alive "$pid" || die "cpu: $impl $side $proc exited"
+		_n[$pid]=$(cpu_ns "$pid") _k[$pid]=$(bench_cpu_ticks "$pid")
+	done
+	for impl in "${IMPLS[@]}"; do
+		_m[$impl:master]=$(msgs "$impl" "$rate" m)
+		_m[$impl:slave]=$(msgs "$impl" "$rate" s)
+	done
+}
+
 # measure RATE IMPL:SIDE:PROC:PID...: the two windows over those
 # processes, all at once, a row each in $rows.
 measure() {
 	local rate=$1 x impl side proc pid dm
 	shift
 	declare -A n0 n1 k0 k1 n2 m0 m1
+	cpu_procs=("$@")
 	sleep "$WARM"
-	for x in "$@"; do
-		IFS=: read -r impl side proc pid <<<"$x"
-		bench_alive "$pid" || die "cpu: $impl $side $proc exited"
-		n0[$pid]=$(cpu_ns "$pid") k0[$pid]=$(bench_cpu_ticks "$pid")
-	done
-	for impl in "${IMPLS[@]}"; do
-		m0[$impl:master]=$(msgs "$impl" "$rate" m)
-		m0[$impl:slave]=$(msgs "$impl" "$rate" s)
-	done
+	snap n0 k0 m0
 	sleep "$MEASURE"
-	for x in "$@"; do
-		IFS=: read -r impl side proc pid <<<"$x"
-		n1[$pid]=$(cpu_ns "$pid") k1[$pid]=$(bench_cpu_ticks "$pid")
-	done
-	for impl in "${IMPLS[@]}"; do
-		m1[$impl:master]=$(msgs "$impl" "$rate" m)
-		m1[$impl:slave]=$(msgs "$impl" "$rate" s)
-	done
+	snap n1 k1 m1
 	# bench_perf_each's SIDE:PROC:PID, the side named IMPL-SIDE
 	bench_procs=()
 	for x in "$@"; do bench_procs+=("${x/:/-}"); done
