@@ -177,7 +177,6 @@ max_steps_per_interval	2
 step_limit_interval	60
 max_step_ns		1000000000
 min_adj_interval_ms	200
-tx_timestamp_timeout	500
 
 [$ifa]
 EOF
@@ -433,62 +432,6 @@ txts_burst_test() {	# name
 		[ "$epctl" -le $((n / 10)) ]
 }
 
-# e. A TX timestamp queued after port_send() has returned.  A tbf qdisc
-# on ns A's veth (rate 10 kbit, burst 100 bytes) holds each Sync back for
-# tens of ms, and veth takes the software stamp when it transmits, so it
-# is queued late (tx_timestamp_timeout 500 above).  The send-only socket
-# joins the loop while a stamp is owed and leaves once it came: every
-# TxTimestamp comes back OK, with one epoll_ctl ADD and one DEL of that
-# socket per late stamp and none of the receive sockets.
-late_txts_test() {	# name
-	local n=6 i ok=0 st="$tmp/perf-late.out" sp f ino txfd="" rxf=""
-	local add del rx
-	command -v perf >/dev/null || { fail "$1: perf not installed"; return; }
-	inA awk 'NR > 1 && $4 == "0000" { print $9 }' /proc/net/packet \
-		>"$tmp/tx-inode"
-	inA awk 'NR > 1 && $4 != "0000" { print $9 }' /proc/net/packet \
-		>"$tmp/rx-inodes"
-	for f in /proc/"$netd_pid"/fd/*; do
-		ino=$(readlink "$f" 2>/dev/null |
-			sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p')
-		[ -n "$ino" ] || continue
-		grep -qx "$ino" "$tmp/tx-inode" && txfd=${f##*/}
-		grep -qx "$ino" "$tmp/rx-inodes" && rxf="$rxf || fd == ${f##*/}"
-	done
-	rxf=${rxf# || }
-	[ -n "$txfd" ] && [ -n "$rxf" ] ||
-		{ fail "$1: netd's packet sockets not found"; return; }
-	if ! inA tc qdisc add dev "$ifa" root tbf rate 10kbit burst 100 \
-		latency 2s; then
-		fail "$1: tbf qdisc on $ifa"
-		return
-	fi
-	perf stat -x, -o "$st" \
-		-e syscalls:sys_enter_epoll_ctl --filter "fd == $txfd && op == 1" \
-		-e syscalls:sys_enter_epoll_ctl --filter "fd == $txfd && op == 2" \
-		-e syscalls:sys_enter_epoll_ctl --filter "$rxf" \
-		-p "$netd_pid" &
-	sp=$!
-	pids+=("$sp")
-	sleep 1		# attached
-	for ((i = 0; i < n; i++)); do
-		"$CLIENT" send "$SOCK" --msg sync --seq $((5200 + i)) --want-ts \
-			--cookie "$(printf '0x%x' $((0x5f000 + i)))" \
-			>"$tmp/late.out" 2>&1 && ok=$((ok + 1))
-	done
-	sleep 0.5
-	kill -INT "$sp" 2>/dev/null || true
-	bg_wait "$sp"
-	inA tc qdisc del dev "$ifa" root 2>/dev/null || true
-	read -r add del rx < <(awk -F, '/syscalls:sys_/ { v[n++] = $1 + 0 }
-		END { print v[0] + 0, v[1] + 0, v[2] + 0 }' "$st")
-	echo "    send-only socket (fd $txfd): $add epoll_ctl ADD, $del DEL; receive sockets: $rx"
-	check "$1: $ok of $n late TxTimestamps came back OK" [ "$ok" -eq "$n" ]
-	check "$1: the send-only socket joined the loop for late stamps and left it ($add ADD, $del DEL, >= $((n / 2)))" \
-		[ "$add" -ge $((n / 2)) -a "$add" -le "$n" -a "$del" = "$add" ]
-	check "$1: no epoll_ctl on the receive sockets ($rx)" [ "$rx" = 0 ]
-}
-
 # ============================================================================
 # Run 1: L2
 # ============================================================================
@@ -525,7 +468,6 @@ still_serving "L2: PTP received after the flood"
 # e. TX
 tx_test L2 l2 "dst=01:1b:19:00:00:00 src=$maca ethertype=88f7"
 txts_burst_test L2
-late_txts_test L2
 out="$tmp/sniff2.out"
 inB sniff "$ifb" --proto l2 --count 2 --timeout 5 >"$out" 2>&1 &
 sp=$!; pids+=("$sp")
