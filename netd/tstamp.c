@@ -38,15 +38,12 @@
  * leaves again once none is owed (port_watch_tx()).  That costs no
  * epoll_ctl per send: at 128 Sync/s the old way below made 256 a second.
  * UDP: a second socket would have to be bound to port 319 as well
- * (netd sends event messages from 319, as ptp4l does).  That needs
- * SO_REUSEPORT on both, which lets any later socket of netd's user in the
- * namespace share port 319 (today its bind fails with EADDRINUSE); the
- * send socket would take a share of the received unicast datagrams unless
- * a reuseport program (SO_ATTACH_REUSEPORT_CBPF) steers all of them to
- * the receive socket, and multicast ones unless IP_MULTICAST_ALL is 0 on
- * it.  Not done.  So netd takes the UDP event socket out of the loop
- * for such a send and puts it back at once (two epoll_ctl per send),
- * reading the timestamp before it goes back; one queued later is reported by
+ * (netd sends event messages from 319, as ptp4l does), and with
+ * SO_REUSEPORT it would take a share of the received unicast datagrams
+ * unless a reuseport program steers all of them to the receive socket;
+ * not done.  So netd takes the UDP event socket out of the loop for such
+ * a send and puts it back at once (two epoll_ctl per send), reading the
+ * timestamp before it goes back; one queued later is reported by
  * epoll_ctl(ADD) or by the EPOLLERR that follows, and port_ev_read()
  * reads the error queue only while a timestamp is owed
  * (transport_tx_owed()).
