@@ -95,20 +95,14 @@ bpf_build_for(struct sock_filter *prog, size_t cap, enum transport_kind kind,
 }
 
 int
-bpf_build_drop(struct sock_filter *prog, size_t cap)
+bpf_attach(int fd, enum transport_kind kind, enum transport_class cls)
 {
-	if (cap < 1)
-		return -EINVAL;
-	prog[0] = STMT(BPF_RET | BPF_K, 0);
-	return 1;
-}
-
-static int
-bpf_attach_prog(int fd, struct sock_filter *prog, int n)
-{
+	struct sock_filter prog[BPF_PROG_MAX];
 	struct sock_fprog fprog;
-	int one = 1;
+	int n, one = 1;
 
+	if ((n = bpf_build_for(prog, BPF_PROG_MAX, kind, cls)) < 0)
+		return n;
 	fprog.len = (unsigned short)n;
 	fprog.filter = prog;
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog,
@@ -124,27 +118,4 @@ bpf_attach_prog(int fd, struct sock_filter *prog, int n)
 		return n;
 	}
 	return 0;
-}
-
-int
-bpf_attach(int fd, enum transport_kind kind, enum transport_class cls)
-{
-	struct sock_filter prog[BPF_PROG_MAX];
-	int n;
-
-	if ((n = bpf_build_for(prog, BPF_PROG_MAX, kind, cls)) < 0)
-		return n;
-	return bpf_attach_prog(fd, prog, n);
-}
-
-int
-bpf_attach_drop(int fd)
-{
-	struct sock_filter prog[1];
-	int n;
-
-	/* Defence in depth: protocol 0 already hooks the socket to nothing. */
-	if ((n = bpf_build_drop(prog, 1)) < 0)
-		return n;
-	return bpf_attach_prog(fd, prog, n);
 }

@@ -41,9 +41,5 @@ int	bpf_build_for(struct sock_filter *prog, size_t cap,
  * bound, so it never holds an unfiltered frame.  0 or -errno.
  */
 int	bpf_attach(int fd, enum transport_kind kind, enum transport_class cls);
-/* The filter of a send-only socket: one instruction that drops all. */
-int	bpf_build_drop(struct sock_filter *prog, size_t cap);
-/* Attaches and locks bpf_build_drop()'s filter; 0 or -errno. */
-int	bpf_attach_drop(int fd);
 
 #endif /* PTPSEP_NETD_BPF_H */

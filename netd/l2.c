@@ -8,12 +8,6 @@
  * ethertypes: that would make it a tap that sees (and runs its filter on)
  * every frame of every flow.  SOCK_RAW because netd builds the Ethernet
  * header itself and reads the source MAC from the received one.
- *
- * With software timestamps event messages leave from a third socket that
- * stays at protocol 0 (bound to the interface only, it receives nothing;
- * a drop-all filter besides), so that it is never in netd's event loop
- * while the kernel queues a TX timestamp on it: tstamp.c, "TX timestamps
- * and the event loop".
  */
 #include "config.h"
 
@@ -94,38 +88,6 @@ fail:
 }
 
 static int
-l2_open_tx(struct transport_port *port)
-{
-	struct sockaddr_ll sll;
-	int fd, err;
-
-	if ((fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
-	    0)) == -1) {
-		err = -errno;
-		log_warn("%s: socket(AF_PACKET)", port->ifname);
-		return err;
-	}
-	if ((err = bpf_attach_drop(fd)) < 0)
-		goto fail;
-	if ((err = tstamp_enable(fd, port->ts_mode)) < 0)
-		goto fail;
-	/* Protocol 0 here too: the kernel hooks the socket to no type. */
-	memset(&sll, 0, sizeof(sll));
-	sll.sll_family = AF_PACKET;
-	sll.sll_protocol = 0;
-	sll.sll_ifindex = port->ifindex;
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) == -1) {
-		err = -errno;
-		log_warn("%s: bind(AF_PACKET, send only)", port->ifname);
-		goto fail;
-	}
-	return fd;
-fail:
-	close(fd);
-	return err;
-}
-
-static int
 l2_rx_src(const uint8_t *hdr, const struct sockaddr_storage *ss,
     socklen_t sslen, struct transport_addr *src)
 {
@@ -178,7 +140,7 @@ l2_send(struct transport_port *port, enum transport_class cls,
 	msg.msg_iovlen = 2;
 	msg.msg_control = control;
 	msg.msg_controllen = controllen;
-	if ((n = sendmsg(transport_tx_fd(port, cls), &msg, 0)) == -1)
+	if ((n = sendmsg(port->fd[cls], &msg, 0)) == -1)
 		return -errno;
 	if ((size_t)n != sizeof(eh) + len)
 		return -EIO;
@@ -187,7 +149,6 @@ l2_send(struct transport_port *port, enum transport_class cls,
 
 const struct transport_ops l2_ops = {
 	.open = l2_open,
-	.open_tx = l2_open_tx,
 	.rx_hdr_len = ETH_HLEN,
 	.rx_src = l2_rx_src,
 	.send = l2_send,

@@ -20,7 +20,6 @@
 #define PORT_RX_BURST	64
 
 static void port_ev_read(evutil_socket_t fd, short what, void *arg);
-static void port_ev_txts(evutil_socket_t fd, short what, void *arg);
 
 /*
  * A MAC key's value (xx:xx:xx:xx:xx:xx, checked by the config layer) into
@@ -57,7 +56,7 @@ port_init(struct netd *nd, struct netd_port *p, unsigned index,
 	memset(p, 0, sizeof(*p));
 	p->nd = nd;
 	p->index = index;
-	p->tp.fd[TC_EVENT] = p->tp.fd[TC_GENERAL] = p->tp.fd_tx = -1;
+	p->tp.fd[TC_EVENT] = p->tp.fd[TC_GENERAL] = -1;
 	if (strlen(ifname) >= sizeof(p->ifname))
 		return -EINVAL;
 	strcpy(p->ifname, ifname);
@@ -120,13 +119,6 @@ port_open(struct netd_port *p)
 			return -ENOMEM;
 		}
 	}
-	/* The send-only socket: in the loop only while a stamp is owed. */
-	if (p->tp.fd_tx != -1 && (p->ev_tx = event_new(p->nd->base,
-	    p->tp.fd_tx, EV_READ | EV_PERSIST, port_ev_txts, p)) == NULL) {
-		log_warnx("port %u: cannot watch its sockets", p->index);
-		port_close(p);
-		return -ENOMEM;
-	}
 	p->is_open = 1;
 	p->link_up = 1;
 	log_info("port %u: %s %s, %s timestamps", p->index, p->ifname,
@@ -146,12 +138,7 @@ port_close(struct netd_port *p)
 			p->ev[c] = NULL;
 		}
 	}
-	if (p->ev_tx != NULL) {
-		event_free(p->ev_tx);
-		p->ev_tx = NULL;
-	}
-	if (p->tp.fd[TC_EVENT] >= 0 || p->tp.fd[TC_GENERAL] >= 0 ||
-	    p->tp.fd_tx >= 0)
+	if (p->tp.fd[TC_EVENT] >= 0 || p->tp.fd[TC_GENERAL] >= 0)
 		transport_close(&p->tp);
 	p->is_open = 0;
 	/* Timestamps still owed are reported missing, never dropped. */
@@ -281,13 +268,11 @@ port_ev_read(evutil_socket_t fd, short what, void *arg)
 	enum transport_class cls;
 	struct transport_rx rx;
 	uint8_t buf[PTP_MAX_MSG_LEN];
-	int rc, errq;
+	int rc;
 
 	(void)what;
 	cls = fd == transport_fd(&p->tp, TC_EVENT) ? TC_EVENT : TC_GENERAL;
-	/* An L2 event socket sends nothing: its error queue stays empty. */
-	errq = transport_tx_fd(&p->tp, cls) == fd;
-	if (errq && transport_tx_owed(&p->tp, cls) > 0 &&
+	if (transport_tx_owed(&p->tp, cls) > 0 &&
 	    port_read_errqueue(p, cls, 0) > 0)
 		return;
 	memset(&rx, 0, sizeof(rx));
@@ -295,8 +280,7 @@ port_ev_read(evutil_socket_t fd, short what, void *arg)
 	rx.cap = sizeof(buf);
 	rc = transport_recv(&p->tp, cls, &rx);
 	if (rc == -EAGAIN) {
-		if (errq)
-			(void)port_read_errqueue(p, cls, 1);
+		(void)port_read_errqueue(p, cls, 1);
 		return;
 	}
 	if (rc <= 0)
@@ -306,43 +290,6 @@ port_ev_read(evutil_socket_t fd, short what, void *arg)
 	relay_rx_frame(p, cls, &rx);
 }
 
-/*
- * Puts the send-only socket in the loop while a TX timestamp is owed on
- * it and takes it out once none is: a stamp the kernel queued after
- * port_send() returned (tstamp.c, "TX timestamps and the event loop").
- */
-static void
-port_watch_tx(struct netd_port *p)
-{
-	int owed, on;
-
-	if (p->ev_tx == NULL)
-		return;
-	owed = transport_tx_owed(&p->tp, TC_EVENT) > 0;
-	on = event_pending(p->ev_tx, EV_READ, NULL) != 0;
-	if (owed && !on && event_add(p->ev_tx, NULL) != 0)
-		log_warnx("port %u: cannot watch its send socket: a late TX "
-		    "timestamp will be reported missing", p->index);
-	else if (!owed && on)
-		(void)event_del(p->ev_tx);
-}
-
-/*
- * A wake-up of the send-only socket: only its error queue can hold
- * anything.  Read to empty, so that an entry nobody waits for any more
- * does not keep the level-triggered EPOLLERR up.
- */
-static void
-port_ev_txts(evutil_socket_t fd, short what, void *arg)
-{
-	struct netd_port *p = arg;
-
-	(void)fd;
-	(void)what;
-	(void)port_read_errqueue(p, TC_EVENT, 1);
-	port_watch_tx(p);
-}
-
 int
 port_send(struct netd_port *p, enum transport_class cls,
     const struct transport_dest *dst, const uint8_t *payload, size_t len,
@@ -350,7 +297,7 @@ port_send(struct netd_port *p, enum transport_class cls,
 {
 	struct netd_txmap *slot = NULL;
 	uint32_t ts_id = 0;
-	int i, rc, quiet, apart;
+	int i, rc, quiet;
 
 	if (!p->is_open) {
 		if (want_ts)
@@ -371,13 +318,10 @@ port_send(struct netd_port *p, enum transport_class cls,
 	}
 	/*
 	 * A socket in the event loop makes the kernel wake it between the
-	 * software TX timestamp and the frame's departure: an L2 event
-	 * message leaves from the send-only socket, which is not in the loop;
-	 * a UDP one from a socket taken off the loop while it sends (tstamp.c,
-	 * "TX timestamps and the event loop").
+	 * software TX timestamp and the frame's departure: off the loop
+	 * while it sends (tstamp.c, "TX timestamps and the event loop").
 	 */
-	apart = transport_tx_fd(&p->tp, cls) != transport_fd(&p->tp, cls);
-	quiet = tstamp_tx_quiet(p->params.ts_mode, want_ts, apart) &&
+	quiet = tstamp_tx_quiet(p->params.ts_mode, want_ts) &&
 	    event_del(p->ev[cls]) == 0;
 	rc = transport_send(&p->tp, cls, dst, payload, len, want_ts, &ts_id);
 	if (rc == 0 && want_ts) {
@@ -387,14 +331,13 @@ port_send(struct netd_port *p, enum transport_class cls,
 		port_slot_keep_fu(slot, dst, fu, fu_len);
 		/*
 		 * The kernel queues a software TX timestamp in the sending
-		 * context, before the send returns: take it now, while no
-		 * waiter is on the socket, rather than wake the loop (and run
+		 * context, before the send returns: take it now, while the
+		 * socket is off the loop, rather than wake the loop (and run
 		 * the expiry timer) for it.  If it is not there yet, the
-		 * socket reports it once it is (back) in the loop.
+		 * socket reports it once it is back in the loop.
 		 */
-		if (quiet || apart)
+		if (quiet)
 			(void)port_read_errqueue(p, cls, 0);
-		port_watch_tx(p);
 		netd_arm_tick(p->nd);	/* if it is still owed */
 	}
 	if (quiet && event_add(p->ev[cls], NULL) != 0)
@@ -421,7 +364,6 @@ port_expire_tx(struct netd_port *p)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	while (transport_expire_tx(&p->tp, &now, &t) == 1)
 		port_txts_done(p, &t);
-	port_watch_tx(p);
 }
 
 void

@@ -216,7 +216,7 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 	int c, fd, err;
 
 	memset(port, 0, sizeof(*port));
-	port->fd[TC_EVENT] = port->fd[TC_GENERAL] = port->fd_tx = -1;
+	port->fd[TC_EVENT] = port->fd[TC_GENERAL] = -1;
 	if (pa->ifname == NULL || pa->ifname[0] == '\0' ||
 	    strlen(pa->ifname) >= sizeof(port->ifname) ||
 	    (pa->kind != TR_L2 && pa->kind != TR_UDP4 && pa->kind != TR_UDP6) ||
@@ -248,14 +248,6 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 		}
 		port->fd[c] = fd;
 	}
-	/* Hardware stamps are the NIC's: nothing waits in between. */
-	if (port->ts_mode == TS_SOFTWARE && ops->open_tx != NULL) {
-		if ((fd = ops->open_tx(port)) < 0) {
-			transport_close(port);
-			return fd;
-		}
-		port->fd_tx = fd;
-	}
 	log_debug("%s: %s port open (%s timestamps)", port->ifname,
 	    transport_kind_name(port->kind),
 	    port->ts_mode == TS_HARDWARE ? "hardware" : "software");
@@ -272,9 +264,6 @@ transport_close(struct transport_port *port)
 			close(port->fd[c]);
 		port->fd[c] = -1;
 	}
-	if (port->fd_tx != -1)
-		close(port->fd_tx);
-	port->fd_tx = -1;
 	memset(port->pending, 0, sizeof(port->pending));
 }
 
@@ -284,14 +273,6 @@ transport_fd(const struct transport_port *port, enum transport_class cls)
 	if (cls != TC_EVENT && cls != TC_GENERAL)
 		return -1;
 	return port->fd[cls];
-}
-
-int
-transport_tx_fd(const struct transport_port *port, enum transport_class cls)
-{
-	if (cls == TC_EVENT && port->fd_tx != -1)
-		return port->fd_tx;
-	return transport_fd(port, cls);
 }
 
 int
@@ -408,7 +389,7 @@ transport_send(struct transport_port *port, enum transport_class cls,
 
 	if (cls != TC_EVENT && cls != TC_GENERAL)
 		return -EINVAL;
-	if (transport_tx_fd(port, cls) == -1)
+	if (port->fd[cls] == -1)
 		return -EBADF;
 	if (transport_check_payload(cls, payload, len) < 0) {
 		port->cnt.tx_errors++;
@@ -493,8 +474,7 @@ transport_read_errqueue(struct transport_port *port, enum transport_class cls,
 	msg.msg_iovlen = 1;
 	msg.msg_control = control.b;
 	msg.msg_controllen = sizeof(control.b);
-	if ((n = recvmsg(transport_tx_fd(port, cls), &msg,
-	    MSG_ERRQUEUE | MSG_DONTWAIT)) == -1) {
+	if ((n = recvmsg(port->fd[cls], &msg, MSG_ERRQUEUE | MSG_DONTWAIT)) == -1) {
 		err = -errno;
 		if (err == -EAGAIN || err == -EWOULDBLOCK || err == -EINTR)
 			return -EAGAIN;

@@ -5,13 +5,9 @@
  * (IEEE 1588-2019 Annex C UDP/IPv4, Annex D UDP/IPv6, Annex E IEEE 802.3).
  * Each port owns two sockets, one for event and one for general messages,
  * each with a classic BPF filter so that the kernel hands netd only PTPv2
- * messages of the matching class.  An L2 port with software timestamps
- * has a third, send-only socket (protocol 0, a drop-all filter) that its
- * event messages leave from, so that no waiter sits on the socket that
- * gets their TX timestamps (tstamp.c, "TX timestamps and the event
- * loop").  The module only moves bytes and timestamps: it holds no
- * protocol state and no event loop.  The caller polls transport_fd()
- * (POLLIN for frames) and transport_tx_fd() (POLLERR/POLLPRI for TX
+ * messages of the matching class.  The module only moves bytes and
+ * timestamps: it holds no protocol state and no event loop.  The caller
+ * polls transport_fd() (POLLIN for frames, POLLERR/POLLPRI for TX
  * timestamps on the error queue) and calls the functions below.
  *
  * Errors are returned as negative errno values and logged with log_warn.
@@ -149,7 +145,6 @@ struct transport_port {
 	enum transport_kind kind;
 	enum transport_ts_mode ts_mode;
 	int fd[TC_NUM];			/* -1 when closed */
-	int fd_tx;			/* event sends, L2 software; or -1 */
 	struct transport_counters cnt;
 
 	/* private to the transport modules */
@@ -191,11 +186,6 @@ struct transport_txts {
 int	transport_open(struct transport_port *, const struct transport_params *);
 void	transport_close(struct transport_port *);
 int	transport_fd(const struct transport_port *, enum transport_class);
-/*
- * The socket messages of cls leave from, whose error queue holds their TX
- * timestamps: fd_tx for events when the port has one, else transport_fd().
- */
-int	transport_tx_fd(const struct transport_port *, enum transport_class);
 /*
  * Reads one frame.  Returns the payload length (> 0), 0 when a frame was
  * read but dropped (counted; call again), -EAGAIN when nothing is queued,

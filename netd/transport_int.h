@@ -12,12 +12,6 @@
 struct transport_ops {
 	/* Opens, filters, binds and joins the socket of one class. */
 	int	(*open)(struct transport_port *, enum transport_class);
-	/*
-	 * Opens the send-only socket event messages leave from with
-	 * software timestamps; NULL when the mapping sends them from the
-	 * event socket (udp.c: tstamp.c says why).
-	 */
-	int	(*open_tx)(struct transport_port *);
 	/* Bytes in front of the payload that recvmsg() returns. */
 	size_t	rx_hdr_len;
 	/*

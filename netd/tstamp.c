@@ -29,24 +29,13 @@
  * our grandmaster's mean offset ~0.7 us (E2E) and ~2.3 us (P2P) above a
  * ptp4l grandmaster's in the same run, the Pdelay_Resp's one-way time
  * ~0.5 us longer (tests/interop/gm_offset.sh).  ptp4l has no waiter on
- * the socket while it sends (it polls for the timestamp afterwards).
- *
- * L2: event messages leave from a send-only socket (l2.c) that is not in
- * the loop, so nothing waits on it.  The timestamp is queued by the time
- * the send returns, and port_send() reads it right away; only if one is
- * still owed after that (late) does the socket join the loop, and it
- * leaves again once none is owed (port_watch_tx()).  That costs no
- * epoll_ctl per send: at 128 Sync/s the old way below made 256 a second.
- * UDP: a second socket would have to be bound to port 319 as well
- * (netd sends event messages from 319, as ptp4l does), and with
- * SO_REUSEPORT it would take a share of the received unicast datagrams
- * unless a reuseport program steers all of them to the receive socket;
- * not done.  So netd takes the UDP event socket out of the loop for such
- * a send and puts it back at once (two epoll_ctl per send), reading the
- * timestamp before it goes back; one queued later is reported by
- * epoll_ctl(ADD) or by the EPOLLERR that follows, and port_ev_read()
- * reads the error queue only while a timestamp is owed
- * (transport_tx_owed()).
+ * the socket while it sends (it polls for the timestamp afterwards).  So
+ * netd takes the socket out of the loop for such a send and puts it back
+ * at once.  The timestamp is queued by the time the send returns, so
+ * port_send() reads it from the error queue before the socket goes back;
+ * one queued later is reported by epoll_ctl(ADD) or by the EPOLLERR that
+ * follows, and port_ev_read() reads the error queue only while a
+ * timestamp is owed (transport_tx_owed()).
  * Hardware timestamps are taken by the NIC and need none of this.
  */
 #include "config.h"
@@ -98,9 +87,9 @@ tstamp_tx_flags(enum transport_ts_mode mode)
 }
 
 int
-tstamp_tx_quiet(enum transport_ts_mode mode, int want_ts, int apart)
+tstamp_tx_quiet(enum transport_ts_mode mode, int want_ts)
 {
-	return mode == TS_SOFTWARE && want_ts && !apart;
+	return mode == TS_SOFTWARE && want_ts;
 }
 
 int

@@ -35,11 +35,10 @@ uint32_t tstamp_sock_flags(enum transport_ts_mode);
 uint32_t tstamp_tx_flags(enum transport_ts_mode);
 /*
  * Whether the socket must be out of the event loop while this frame is
- * sent (software mode, a frame that asks for a TX timestamp, sent from a
- * socket the loop watches, i.e. not from a send-only one: apart 0): see
+ * sent (software mode, a frame that asks for a TX timestamp): see
  * "TX timestamps and the event loop" in tstamp.c.
  */
-int	tstamp_tx_quiet(enum transport_ts_mode, int want_ts, int apart);
+int	tstamp_tx_quiet(enum transport_ts_mode, int want_ts);
 /* Enables timestamping on fd; 0 or -errno. */
 int	tstamp_enable(int fd, enum transport_ts_mode);
 /*

@@ -296,7 +296,7 @@ udp_send(struct transport_port *port, enum transport_class cls,
 	msg.msg_iovlen = 1;
 	msg.msg_control = control;
 	msg.msg_controllen = controllen;
-	if ((n = sendmsg(transport_tx_fd(port, cls), &msg, 0)) == -1)
+	if ((n = sendmsg(port->fd[cls], &msg, 0)) == -1)
 		return -errno;
 	if ((size_t)n != len)
 		return -EIO;

@@ -243,17 +243,12 @@ check_privs() {	# name expected-CapEff
 }
 
 # a. packet sockets in ns A (per-netns /proc/net/packet)
-# An L2 port with software time stamps has two receive sockets (88f7) and
-# one send-only socket its event messages leave from (protocol 0000: it
-# receives nothing; tstamp.c, "TX timestamps and the event loop").
-check_packet_sockets() {	# name expected-88f7-count expected-0000-count
-	local lines n88f7 n0003 n0000 nall inode ours=0 ifidx bad_if=0 want
+check_packet_sockets() {	# name expected-88f7-count
+	local lines n88f7 n0003 nall inode ours=0 ifidx bad_if=0
 	inA cat /proc/net/packet >"$tmp/packet"
 	n88f7=$(awk 'NR > 1 && $4 == "88f7"' "$tmp/packet" | wc -l)
 	n0003=$(awk 'NR > 1 && $4 == "0003"' "$tmp/packet" | wc -l)
-	n0000=$(awk 'NR > 1 && $4 == "0000"' "$tmp/packet" | wc -l)
 	nall=$(awk 'NR > 1' "$tmp/packet" | wc -l)
-	want=$(($2 + $3))
 	ifidx=$(inA cat "/sys/class/net/$ifa/ifindex")
 	ls -l "/proc/$netd_pid/fd" 2>/dev/null | grep -o 'socket:\[[0-9]*\]' |
 		tr -dc '0-9\n' >"$tmp/netd-inodes" || true
@@ -261,9 +256,9 @@ check_packet_sockets() {	# name expected-88f7-count expected-0000-count
 		grep -qx "$inode" "$tmp/netd-inodes" && ours=$((ours + 1))
 	done
 	bad_if=$(awk -v i="$ifidx" 'NR > 1 && $5 != i' "$tmp/packet" | wc -l)
-	echo "    /proc/net/packet in $nsa: $nall sockets, $n88f7 Proto 88f7, $n0000 Proto 0000, $n0003 Proto 0003, $ours of them netd's, $bad_if on another interface"
-	check "$1: /proc/net/packet in ns A: $2 sockets Proto 88f7 and $3 Proto 0000 (send only), all on $ifa (ifindex $ifidx), none 0003, all netd's" \
-		[ "$nall" = "$want" -a "$n88f7" = "$2" -a "$n0000" = "$3" -a "$n0003" = 0 -a "$ours" = "$want" -a "$bad_if" = 0 ]
+	echo "    /proc/net/packet in $nsa: $nall sockets, $n88f7 Proto 88f7, $n0003 Proto 0003, $ours of them netd's, $bad_if on another interface"
+	check "$1: /proc/net/packet in ns A: $2 sockets, all Proto 88f7 on $ifa (ifindex $ifidx), none 0003, all netd's" \
+		[ "$nall" = "$2" -a "$n88f7" = "$2" -a "$n0003" = 0 -a "$ours" = "$2" -a "$bad_if" = 0 ]
 }
 
 # c./d. frames from B arrive on their class with timestamps
@@ -377,30 +372,13 @@ tx_test() {	# name proto dst-pattern
 # at every call and push a software timestamp past tx_timestamp_timeout):
 # every TxTimestamp arrives, matched and OK, and next to no recvmsg finds
 # an empty queue (before: one empty error-queue read per timestamp, and an
-# EAGAIN after every frame and every relayed message).  And no epoll_ctl
-# on the port's packet sockets: the Syncs leave from the send-only socket,
-# which is not in the loop (before: a DEL and an ADD of the event socket
-# around every send).
+# EAGAIN after every frame and every relayed message).
 txts_burst_test() {	# name
-	local n=40 i ok=0 st="$tmp/perf.out" sp all errq eagain epctl
-	local f ino fds="" filt
+	local n=40 i ok=0 st="$tmp/perf.out" sp all errq eagain
 	command -v perf >/dev/null || { fail "$1: perf not installed"; return; }
-	# netd's packet sockets by fd: their inodes are in ns A's list
-	inA awk 'NR > 1 { print $9 }' /proc/net/packet >"$tmp/pk-inodes"
-	for f in /proc/"$netd_pid"/fd/*; do
-		ino=$(readlink "$f" 2>/dev/null |
-			sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p')
-		[ -n "$ino" ] && grep -qx "$ino" "$tmp/pk-inodes" &&
-			fds="$fds ${f##*/}"
-	done
-	filt=$(for f in $fds; do printf ' || fd == %s' "$f"; done)
-	filt=${filt# || }
-	echo "    netd's packet sockets: fds$fds"
-	[ -n "$filt" ] || { fail "$1: netd's packet sockets not found"; return; }
 	perf stat -x, -o "$st" -e syscalls:sys_enter_recvmsg \
 		-e syscalls:sys_enter_recvmsg --filter 'flags & 0x2000' \
 		-e syscalls:sys_exit_recvmsg --filter 'ret == -11' \
-		-e syscalls:sys_enter_epoll_ctl --filter "$filt" \
 		-p "$netd_pid" &
 	sp=$!
 	pids+=("$sp")
@@ -417,19 +395,16 @@ txts_burst_test() {	# name
 	sleep 0.5
 	kill -INT "$sp" 2>/dev/null || true
 	bg_wait "$sp"
-	# perf -x, lines: count,unit,event,...; the four events in order.
-	read -r all errq eagain epctl < <(awk -F, '/syscalls:sys_/ {
-		v[n++] = $1 + 0 }
-		END { print v[0] + 0, v[1] + 0, v[2] + 0, v[3] + 0 }' "$st")
-	echo "    recvmsg: $all calls, $errq on the error queue, $eagain EAGAIN; epoll_ctl on the packet sockets: $epctl"
+	# perf -x, lines: count,unit,event,...; the three events in order.
+	read -r all errq eagain < <(awk -F, '/syscalls:sys_/ { v[n++] = $1 + 0 }
+		END { print v[0] + 0, v[1] + 0, v[2] + 0 }' "$st")
+	echo "    recvmsg: $all calls, $errq on the error queue, $eagain EAGAIN"
 	check "$1: $ok of $n TxTimestamps for want_ts TxFrames came back OK and matched" \
 		[ "$ok" -eq "$n" ]
 	check "$1: error queue read $errq times for $n timestamps (<= $((n + n / 10)))" \
 		[ "$errq" -ge "$n" -a "$errq" -le $((n + n / 10)) ]
 	check "$1: $eagain recvmsg calls returned EAGAIN (<= $((n / 10)); no probing reads)" \
 		[ "$eagain" -le $((n / 10)) ]
-	check "$1: $epctl epoll_ctl on the packet sockets for $n time-stamped sends (<= $((n / 10)))" \
-		[ "$epctl" -le $((n / 10)) ]
 }
 
 # ============================================================================
@@ -439,7 +414,7 @@ kind=L2
 flood_dst=10.99.0.1
 start_netd L2 0
 check_privs L2 0000000000002000
-check_packet_sockets L2 2 1
+check_packet_sockets L2 2
 
 # c. event and general frames, VLAN tags
 out="$tmp/recv1.out"
@@ -681,7 +656,7 @@ check "relink: the LinkEvent's port carries the new MAC $maca" grep -q "^LINKPOR
 check "relink: Sync from the re-created link received (same netd, pid $netd_pid)" \
 	bash -c "grep -q 'seq=777 ' '$out' && kill -0 $netd_pid"
 check "relink: netd logged the re-creation" grep -qE "port 0: $ifa (deleted|re-created)" "$tmp/netd.log"
-check_packet_sockets "L2 after relink" 2 1
+check_packet_sockets "L2 after relink" 2
 tx_test "L2 after relink" l2 "dst=01:1b:19:00:00:00 src=$maca ethertype=88f7"
 
 stop_netd L2
@@ -694,7 +669,7 @@ flood_dst=10.99.0.1
 peer_dst=224.0.1.129
 start_netd UDPv4 1
 check_privs UDPv4 0000000000002400
-check_packet_sockets UDPv4 0 0
+check_packet_sockets UDPv4 0
 nudp=$(inA ss -Huan | grep -cE ':(319|320)\b' || true)
 check "UDPv4: 2 UDP sockets on 319/320 in ns A ($nudp)" [ "$nudp" = 2 ]
 

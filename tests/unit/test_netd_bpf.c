@@ -227,33 +227,6 @@ test_build_errors(void **state)
 	    TC_EVENT), -EINVAL);
 }
 
-/*
- * The send-only socket's filter (l2.c's third socket) drops every frame,
- * PTP or not, whatever the packet type.
- */
-static void
-test_drop_all(void **state)
-{
-	struct sock_filter prog[BPF_PROG_MAX];
-	uint8_t pkt[256];
-	size_t n;
-	int np;
-
-	(void)state;
-	assert_int_equal(bpf_build_drop(prog, 0), -EINVAL);
-	np = bpf_build_drop(prog, BPF_PROG_MAX);
-	assert_int_equal(np, 1);
-	n = craft(pkt, BPF_L2_PAYLOAD_OFF, 0x0, 2, 44);		/* a Sync */
-	assert_int_equal(bpf_run(prog, np, pkt, n, PACKET_HOST), 0);
-	assert_int_equal(bpf_run(prog, np, pkt, n, PACKET_MULTICAST), 0);
-	n = craft(pkt, BPF_L2_PAYLOAD_OFF, 0xB, 2, 64);		/* Announce */
-	assert_int_equal(bpf_run(prog, np, pkt, n, PACKET_HOST), 0);
-	/* the same frame passes the event socket's own filter */
-	n = craft(pkt, BPF_L2_PAYLOAD_OFF, 0x0, 2, 44);
-	np = bpf_build_for(prog, BPF_PROG_MAX, TR_L2, TC_EVENT);
-	assert_true(bpf_run(prog, np, pkt, n, PACKET_MULTICAST) != 0);
-}
-
 static void
 test_dest_mac(void **state)
 {
@@ -374,7 +347,6 @@ main(void)
 		cmocka_unit_test(test_udp_offsets),
 		cmocka_unit_test(test_udp_non_ptp),
 		cmocka_unit_test(test_build_errors),
-		cmocka_unit_test(test_drop_all),
 		cmocka_unit_test(test_dest_mac),
 		cmocka_unit_test(test_check_payload),
 		cmocka_unit_test(test_peers),

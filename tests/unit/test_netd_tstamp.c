@@ -335,35 +335,11 @@ static void
 test_tx_quiet(void **state)
 {
 	(void)state;
-	assert_true(tstamp_tx_quiet(TS_SOFTWARE, 1, 0));
+	assert_true(tstamp_tx_quiet(TS_SOFTWARE, 1));
 	/* untimestamped sends wake no one; the NIC stamps in hardware */
-	assert_false(tstamp_tx_quiet(TS_SOFTWARE, 0, 0));
-	assert_false(tstamp_tx_quiet(TS_HARDWARE, 1, 0));
-	assert_false(tstamp_tx_quiet(TS_HARDWARE, 0, 0));
-	/* from the send-only socket no epoll_ctl is needed: nothing waits */
-	assert_false(tstamp_tx_quiet(TS_SOFTWARE, 1, 1));
-}
-
-/*
- * Which socket a class sends from, and reads TX timestamps from: the
- * send-only one for events when the port has it, else the class's own.
- */
-static void
-test_tx_fd(void **state)
-{
-	static struct transport_port port;
-
-	(void)state;
-	port.fd[TC_EVENT] = 5;
-	port.fd[TC_GENERAL] = 6;
-	port.fd_tx = -1;
-	assert_int_equal(transport_tx_fd(&port, TC_EVENT), 5);
-	assert_int_equal(transport_tx_fd(&port, TC_GENERAL), 6);
-	port.fd_tx = 7;
-	assert_int_equal(transport_tx_fd(&port, TC_EVENT), 7);
-	assert_int_equal(transport_tx_fd(&port, TC_GENERAL), 6);
-	assert_int_equal(transport_fd(&port, TC_EVENT), 5);	/* receives */
-	assert_int_equal(transport_tx_fd(&port, TC_NUM), -1);
+	assert_false(tstamp_tx_quiet(TS_SOFTWARE, 0));
+	assert_false(tstamp_tx_quiet(TS_HARDWARE, 1));
+	assert_false(tstamp_tx_quiet(TS_HARDWARE, 0));
 }
 
 /*
@@ -405,7 +381,7 @@ test_tx_quiet_errqueue(void **state)
 	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), 0);
 
 	/* out of the loop, send asking for a TX timestamp */
-	assert_true(tstamp_tx_quiet(TS_SOFTWARE, 1, 0));
+	assert_true(tstamp_tx_quiet(TS_SOFTWARE, 1));
 	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL), 0);
 	clen = tstamp_tx_cmsg(cb.b, sizeof(cb.b), TS_SOFTWARE);
 	assert_true(clen > 0);
@@ -538,7 +514,6 @@ main(void)
 		cmocka_unit_test(test_errq_payload_off),
 		cmocka_unit_test(test_tx_table),
 		cmocka_unit_test(test_tx_quiet),
-		cmocka_unit_test(test_tx_fd),
 		cmocka_unit_test(test_tx_quiet_errqueue),
 		cmocka_unit_test(test_tx_stamp_before_return),
 	};
