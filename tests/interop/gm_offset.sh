@@ -41,8 +41,14 @@
 #   E2E: mean path delay (printed) within DELAY_TOL (450) ns.  Before
 #        +655, +840; after +123, +103, +321, +258.
 #   P2P: mean one-way time t4 - t3 of the Pdelay_Resp within RESP_TOL
-#        (400) ns.  Before +527, +493; after +237, +203, +261, +263;
-#        A/A 37, 68.
+#        (700) ns.  Before +527, +493; after +237, +203, +261, +263;
+#        A/A 37, 68.  The bound was 400 until issue 13's runs put ours on
+#        a second run-long plateau (ours ~1000-1060 ns against ptp4l's
+#        ~500-600 in 4 of 13 runs of the same code: +410, +467, +542;
+#        +87 to +269 in the others, and the tree before issue 13 gave
+#        +202 and +269 beside them): 400 failed on the cold-path plateau
+#        below, not on where netd stamps.  What this bound is for, the
+#        socket left in epoll during the send, costs +1 us (below).
 #   P2P: the per-Sync mean offset is shown, not bound: before +2307, after
 #        -160, +391, +1764, but A/A 134 and 1066: a P2P Sync's one-way
 #        time sits on plateaus up to a microsecond apart for a whole run,
@@ -118,7 +124,7 @@ FREE_SKIP=${FREE_SKIP:-10}
 LOGSYNC=${LOGSYNC:--4}
 E2E_TOL=${E2E_TOL:-400}
 DELAY_TOL=${DELAY_TOL:-450}
-RESP_TOL=${RESP_TOL:-400}
+RESP_TOL=${RESP_TOL:-700}
 AA=${AA:-0}
 COLD_US=${COLD_US:-2000}
 
