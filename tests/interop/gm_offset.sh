@@ -284,8 +284,18 @@ for id in "${ids[@]}"; do
 		"$id" "$w0" "$w1" "${c_delay[$id]}" "go$$s$k")"
 	k=$((k + 1))
 	echo "INFO: $id: capture: $ns Syncs ($nsp spikes) mean offset ${c_smean[$id]} ns; $nr Pdelay_Resp ($nrp spikes) mean t4 - t3 ${c_rmean[$id]} ns; Sync t2 - t1 p10/p50/p90 $q10/$q50/$q90 ns, median of the ${c_ncold[$id]} cold ones ${c_cold[$id]} ns"
-	if [ "$ns" -lt $((MEASURE * 8)) ] || [ $((nsp * 20)) -gt "$ns" ]; then
-		fail "$id: capture has $ns Syncs in the window ($nsp spikes)"
+	# Enough of what is bound, with at most 5 % spikes: the Syncs of an
+	# E2E pair; a P2P pair's Pdelay_Resps (its Syncs are only shown:
+	# their one-way time sits on plateaus, see above, and a ptp4l P2P
+	# pair's capture once had 8 % Sync spikes while its Pdelay_Resps
+	# were clean).
+	if [ "${id%%/*}" = E2E ]; then
+		nb=$ns nbp=$nsp what=Syncs
+	else
+		nb=$nr nbp=$nrp what=Pdelay_Resps
+	fi
+	if [ "$nb" -lt $((MEASURE * 8)) ] || [ $((nbp * 20)) -gt "$nb" ]; then
+		fail "$id: capture has $nb $what in the window ($nbp spikes)"
 	fi
 done
 
