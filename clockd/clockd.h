@@ -131,16 +131,6 @@ struct cport {
 	struct delay_pdelay	 pd;
 	struct ptp_port_identity pd_responder;
 
-	/* P2P responder: the Pdelay_Resp awaiting its TX timestamp, for the
-	 * Pdelay_Resp_Follow_Up (a two-step master's Follow_Up needs no
-	 * state here: the TX timestamp's cookie names the Sync) */
-	struct {
-		int			 pending;
-		uint16_t		 seq;
-		struct ptp_port_identity requester;
-		int64_t			 corr;
-	} pdresp;
-
 	struct filter		*delay_filter;
 	int			 have_delay;
 	int64_t			 path_delay;	/* filtered, scaled ns */
@@ -358,14 +348,10 @@ const char *port_state_name(const struct cport *p);
 /* ---- port_master.c ---- */
 void	master_send_announce(struct cport *p);
 void	master_send_sync(struct cport *p);
-void	master_sync_tx_ts(struct cport *p, uint16_t seq,
-	    const struct ptp_timestamp *t1);
 void	master_rx_delay_req(struct cport *p, const struct ptp_msg *m,
 	    const struct ptp_timestamp *t4);
 void	responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *m,
 	    const struct ptp_timestamp *t2);
-void	responder_resp_tx_ts(struct cport *p, uint16_t seq,
-	    const struct ptp_timestamp *t3);
 
 /* ---- port_slave.c ---- */
 void	slave_rx_sync(struct cport *p, const struct ptp_msg *m,

@@ -533,22 +533,16 @@ port_tx_ts(struct cport *p, unsigned type, uint16_t seq, int ok,
 		p->tx_ts_missing++;
 		log_warnx("port %u: no TX timestamp for %s %u",
 		    p->identity.port_number, ptp_msg_type_name(type), seq);
-		if (type == PTP_MT_PDELAY_RESP && p->pdresp.seq == seq)
-			p->pdresp.pending = 0;
 		return;
 	}
+	/* A Sync's or a Pdelay_Resp's timestamp went into the follow-up
+	 * netd sent (TxFrame.follow_up): netd reports it only as missing. */
 	switch (type) {
-	case PTP_MT_SYNC:
-		master_sync_tx_ts(p, seq, ts);
-		break;
 	case PTP_MT_DELAY_REQ:
 		slave_delay_req_tx_ts(p, seq, ts);
 		break;
 	case PTP_MT_PDELAY_REQ:
 		p2p_pdelay_req_tx_ts(p, seq, ts);
-		break;
-	case PTP_MT_PDELAY_RESP:
-		responder_resp_tx_ts(p, seq, ts);
 		break;
 	default:
 		break;

@@ -7,9 +7,8 @@
  * clockd builds the follow-up with the event message and netd writes the
  * timestamp in and sends it as soon as it has it, in the same wake-up
  * (doc/design.md; netd.proto TxFrame.follow_up): clockd neither wakes for
- * the timestamp nor sends a second TxFrame.  The *_tx_ts functions below
- * serve a netd that reports the timestamp instead (one that ignores
- * follow_up).
+ * the timestamp nor sends a second TxFrame.  A timestamp that does not
+ * come is reported as missing (port_tx_ts()), and no follow-up leaves.
  */
 #include "config.h"
 
@@ -57,19 +56,6 @@ master_send_sync(struct cport *p)
 }
 
 void
-master_sync_tx_ts(struct cport *p, uint16_t seq,
-    const struct ptp_timestamp *t1)
-{
-	struct ptp_msg m;
-
-	if (p->state != PS_MASTER)
-		return;
-	msg_header(p, &m, PTP_MT_FOLLOW_UP, seq, p->log_sync_interval);
-	m.body.follow_up.precise_origin_timestamp = *t1;
-	(void)msg_send(p, &m, NETD_DEST_PRIMARY, 0);
-}
-
-void
 master_rx_delay_req(struct cport *p, const struct ptp_msg *req,
     const struct ptp_timestamp *t4)
 {
@@ -102,33 +88,11 @@ responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
 	m.body.pdelay_resp.request_receipt_timestamp = *t2;
 	m.body.pdelay_resp.requesting_port_identity =
 	    req->hdr.source_port_identity;
-	p->pdresp.pending = 1;
-	p->pdresp.seq = req->hdr.sequence_id;
-	p->pdresp.requester = req->hdr.source_port_identity;
-	p->pdresp.corr = req->hdr.correction;
-	/* netd writes t3 into the follow-up (responder_resp_tx_ts()'s
-	 * message, built now). */
+	/* netd writes t3 into the follow-up, built now. */
 	msg_header(p, &fu, PTP_MT_PDELAY_RESP_FOLLOW_UP, req->hdr.sequence_id,
 	    LOG_INTERVAL_NONE);
 	fu.hdr.correction = req->hdr.correction;
 	fu.body.pdelay_resp_fup.requesting_port_identity =
 	    req->hdr.source_port_identity;
-	if (msg_send_fu(p, &m, &fu, NETD_DEST_PDELAY) != 0)
-		p->pdresp.pending = 0;
-}
-
-void
-responder_resp_tx_ts(struct cport *p, uint16_t seq,
-    const struct ptp_timestamp *t3)
-{
-	struct ptp_msg m;
-
-	if (!p->pdresp.pending || p->pdresp.seq != seq)
-		return;
-	p->pdresp.pending = 0;
-	msg_header(p, &m, PTP_MT_PDELAY_RESP_FOLLOW_UP, seq, LOG_INTERVAL_NONE);
-	m.hdr.correction = p->pdresp.corr;
-	m.body.pdelay_resp_fup.response_origin_timestamp = *t3;
-	m.body.pdelay_resp_fup.requesting_port_identity = p->pdresp.requester;
-	(void)msg_send(p, &m, NETD_DEST_PDELAY, 0);
+	(void)msg_send_fu(p, &m, &fu, NETD_DEST_PDELAY);
 }
