@@ -25,7 +25,10 @@
 #include "ipc.h"
 #include "ipc_private.h"
 
-/* The schema nests 6 deep at most; a bound keeps the recursion honest. */
+/*
+ * The schema nests 6 deep at most, 8 through a NetdBatch (which holds no
+ * batch); a bound keeps the recursion honest.
+ */
 #define IPC_MAX_DEPTH	12
 
 /*
@@ -105,6 +108,8 @@ repeated_cap(const char *name)
 		return IPC_MAX_ADDRS;
 	if (strcmp(name, "masters") == 0)
 		return IPC_MAX_FOREIGN;
+	if (strcmp(name, "msgs") == 0)
+		return IPC_BATCH_MAX;	/* check_batch() says so first */
 	return IPC_MAX_REPEATED;
 }
 
@@ -227,6 +232,67 @@ check_type(const struct ipc_path *path, const ProtobufCMessage *m)
 }
 
 static int check_msg(const struct ipc_path *path, const ProtobufCMessage *m, int depth);
+
+/*
+ * A NetdBatch (proto/netd.proto, doc/design.md "Batches"): 1..IPC_BATCH_MAX
+ * messages, each a message of its own with a known body, and none of the
+ * ones that must stay alone in their datagram: Hello and PortList (the
+ * handshake, whose order the receiver relies on), Error (the last word
+ * before a close) and another batch (so batches nest one level only).
+ * check_field() then walks every member like any other submessage.
+ */
+static int
+check_batch(const struct ipc_path *path, const Ptpsep__Netd__NetdBatch *b)
+{
+	struct ipc_path sub = { path, "msgs", -1 };
+	const char *what;
+	size_t i;
+
+	if (b->n_msgs == 0) {
+		fail(path, "empty batch");
+		return IPC_E_INVALID;
+	}
+	if (b->n_msgs > IPC_BATCH_MAX) {
+		fail(path, "%zu messages in a batch, at most %d", b->n_msgs,
+		    IPC_BATCH_MAX);
+		return IPC_E_INVALID;
+	}
+	if (b->msgs == NULL) {
+		fail(path, "%zu messages at NULL", b->n_msgs);
+		return IPC_E_INVALID;
+	}
+	for (i = 0; i < b->n_msgs; i++) {
+		sub.idx = (long)i;
+		if (b->msgs[i] == NULL ||
+		    b->msgs[i]->base.descriptor !=
+		    &ptpsep__netd__netd_msg__descriptor) {
+			fail(&sub, "not a NetdMsg");
+			return IPC_E_INVALID;
+		}
+		switch (ipc_envelope_case(&b->msgs[i]->base)) {
+		case 0:
+			fail(&sub, "no known body");
+			return IPC_E_INVALID;
+		case PTPSEP__NETD__NETD_MSG__BODY_HELLO:
+			what = "a Hello";
+			break;
+		case PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST:
+			what = "a PortList";
+			break;
+		case PTPSEP__NETD__NETD_MSG__BODY_ERROR:
+			what = "an Error";
+			break;
+		case PTPSEP__NETD__NETD_MSG__BODY_BATCH:
+			what = "a batch";
+			break;
+		default:
+			continue;
+		}
+		fail(&sub, "%s may not travel in a batch", what);
+		return IPC_E_INVALID;
+	}
+	return IPC_OK;
+}
 
 /* One value of field f stored at p; path names it for ipc_detail(). */
 static int
@@ -391,6 +457,10 @@ check_msg(const struct ipc_path *path, const ProtobufCMessage *m, int depth)
 		fail(path, "nested deeper than %d", IPC_MAX_DEPTH);
 		return IPC_E_INVALID;
 	}
+	if (d == &ptpsep__netd__netd_batch__descriptor &&
+	    (rc = check_batch(path, (const Ptpsep__Netd__NetdBatch *)m)) !=
+	    IPC_OK)
+		return rc;
 	for (i = 0; i < d->n_fields; i++)
 		if ((rc = check_field(path, m, &d->fields[i], depth)) != IPC_OK)
 			return rc;

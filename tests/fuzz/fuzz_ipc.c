@@ -5,6 +5,8 @@
  * The first byte picks the envelope: NetdMsg, CtlRequest or CtlResponse.
  * A message that decodes must pack again within the cap, decode again, and
  * pack to the same bytes: ipc_encode and ipc_decode agree on what is valid.
+ * A NetdBatch that decodes holds 1..IPC_BATCH_MAX members, none of them a
+ * Hello, PortList, Error or batch (seeds: the netd_batch_* samples).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -24,6 +26,29 @@ static const ProtobufCMessageDescriptor *const envelopes[] = {
 	&ptpsep__ctl__ctl_response__descriptor,
 };
 
+/* What ipc_check() promises of an accepted batch, checked from outside. */
+static void
+check_batch(const Ptpsep__Netd__NetdMsg *m)
+{
+	const Ptpsep__Netd__NetdBatch *b = m->batch;
+	size_t i;
+
+	if (b->n_msgs < 1 || b->n_msgs > IPC_BATCH_MAX)
+		abort();
+	for (i = 0; i < b->n_msgs; i++) {
+		switch (ipc_envelope_case(&b->msgs[i]->base)) {
+		case 0:
+		case PTPSEP__NETD__NETD_MSG__BODY_HELLO:
+		case PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST:
+		case PTPSEP__NETD__NETD_MSG__BODY_ERROR:
+		case PTPSEP__NETD__NETD_MSG__BODY_BATCH:
+			abort();
+		default:
+			break;
+		}
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -42,6 +67,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* an error must leave nothing to free */
 		return 0;
 	}
+	if (desc == &ptpsep__netd__netd_msg__descriptor &&
+	    ipc_envelope_case(m) == PTPSEP__NETD__NETD_MSG__BODY_BATCH)
+		check_batch((const Ptpsep__Netd__NetdMsg *)m);
 	/*
 	 * Unknown fields are kept and packed again, and protobuf-c never packs
 	 * a value longer than it was read, so the re-encoding fits the cap.

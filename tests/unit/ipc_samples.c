@@ -357,6 +357,115 @@ s_netd_error(void)
 	    error(PTPSEP__ERROR_CODE__ERROR_BUSY, err_busy));
 }
 
+/*
+ * ---- netd channel: batches (doc/design.md "Batches") ----
+ *
+ * Each member is a copy of the envelope a builder above returns, so the
+ * builders keep their own static bodies; a builder used twice yields two
+ * members sharing one body, which packs the same.
+ */
+static Ptpsep__Netd__NetdMsg batch_member[IPC_BATCH_MAX];
+static Ptpsep__Netd__NetdMsg *batch_ptr[IPC_BATCH_MAX];
+
+typedef const ProtobufCMessage *(*builder)(void);
+
+static const ProtobufCMessage *
+batch_of(size_t n, const builder *build)
+{
+	static Ptpsep__Netd__NetdBatch b;
+	size_t i;
+
+	for (i = 0; i < n && i < IPC_BATCH_MAX; i++) {
+		memcpy(&batch_member[i], build[i](), sizeof(batch_member[i]));
+		batch_ptr[i] = &batch_member[i];
+	}
+	ptpsep__netd__netd_batch__init(&b);
+	b.n_msgs = i;
+	b.msgs = batch_ptr;
+	return netd_body(PTPSEP__NETD__NETD_MSG__BODY_BATCH, &b);
+}
+
+static uint8_t payload_two_step[44];
+static uint8_t payload_follow_up[44];
+
+/* A Sync with twoStepFlag (flagField octet 0 bit 1, IEEE 1588-2019 13.3.2.8). */
+static const ProtobufCMessage *
+rx_sync_two_step(void)
+{
+	static Ptpsep__Netd__RxFrame rx;
+	static Ptpsep__Netd__Address src;
+
+	ipc_sample_payload(payload_two_step, sizeof(payload_two_step), 0x0);
+	payload_two_step[6] = 0x02;
+	ptpsep__netd__address__init(&src);
+	src.family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC;
+	src.addr = bin(mac_a, sizeof(mac_a));
+	ptpsep__netd__rx_frame__init(&rx);
+	rx.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_EVENT;
+	rx.payload = bin(payload_two_step, sizeof(payload_two_step));
+	rx.rx_ts = ts(0, 1700000000u, 999999999u);
+	rx.ts_source = PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
+	rx.source = &src;
+	return netd_body(PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME, &rx);
+}
+
+static const ProtobufCMessage *
+rx_follow_up(void)
+{
+	static Ptpsep__Netd__RxFrame rx;
+	static Ptpsep__Netd__Address src;
+
+	ipc_sample_payload(payload_follow_up, sizeof(payload_follow_up), 0x8);
+	ptpsep__netd__address__init(&src);
+	src.family = PTPSEP__NETD__ADDR_FAMILY__ADDR_FAMILY_MAC;
+	src.addr = bin(mac_a, sizeof(mac_a));
+	ptpsep__netd__rx_frame__init(&rx);
+	rx.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
+	rx.payload = bin(payload_follow_up, sizeof(payload_follow_up));
+	rx.source = &src;
+	return netd_body(PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME, &rx);
+}
+
+/* netd -> clockd: a two-step Sync and its Follow_Up. */
+static const ProtobufCMessage *
+s_netd_batch_sync_fup(void)
+{
+	static const builder b[] = { rx_sync_two_step, rx_follow_up };
+
+	return batch_of(2, b);
+}
+
+/* netd -> clockd: a held TX timestamp and the frame that took it along. */
+static const ProtobufCMessage *
+s_netd_batch_txts_rx(void)
+{
+	static const builder b[] = { s_netd_txts_ok, s_netd_rx_event };
+
+	return batch_of(2, b);
+}
+
+/* clockd -> netd: a Delay_Req and the frequency change of one sample. */
+static const ProtobufCMessage *
+s_netd_batch_tx_clock(void)
+{
+	static const builder b[] = { s_netd_tx_primary,
+	    s_netd_clock_adj_freq };
+
+	return batch_of(2, b);
+}
+
+/* The most a batch may hold, every kind a batch may carry. */
+static const ProtobufCMessage *
+s_netd_batch_max(void)
+{
+	static const builder b[IPC_BATCH_MAX] = { s_netd_txts_missing,
+	    rx_sync_two_step, rx_follow_up, s_netd_rx_general,
+	    s_netd_clock_reply_refused, s_netd_link_event,
+	    s_netd_tx_unicast, s_netd_clock_step };
+
+	return batch_of(IPC_BATCH_MAX, b);
+}
+
 /* ---- control channel: requests ---- */
 
 static Ptpsep__Ctl__CtlRequest req_env;
@@ -772,6 +881,10 @@ const struct ipc_sample ipc_samples[] = {
 	{ "netd_clock_reply_refused", NETD, s_netd_clock_reply_refused },
 	{ "netd_link_event", NETD, s_netd_link_event },
 	{ "netd_error", NETD, s_netd_error },
+	{ "netd_batch_sync_fup", NETD, s_netd_batch_sync_fup },
+	{ "netd_batch_txts_rx", NETD, s_netd_batch_txts_rx },
+	{ "netd_batch_tx_clock", NETD, s_netd_batch_tx_clock },
+	{ "netd_batch_max", NETD, s_netd_batch_max },
 	{ "req_hello", REQ, s_req_hello },
 	{ "req_status", REQ, s_req_status },
 	{ "req_ports", REQ, s_req_ports },
