@@ -219,15 +219,16 @@ int
 ipc_encode(const ProtobufCMessage *m, uint8_t *buf, size_t cap, size_t *len)
 {
 	size_t size;
-	int rc;
 
 	*len = 0;
 	if (ipc_envelope_case(m) == 0) {
 		ipc_set_detail("%s: no body set", m->descriptor->short_name);
 		return IPC_E_EMPTY;
 	}
-	if ((rc = ipc_check(m)) != IPC_OK)
-		return rc;
+	/*
+	 * No ipc_check() here: the receiver runs it on every datagram, and
+	 * the sender is this same library (ipc.h).
+	 */
 	size = protobuf_c_message_get_packed_size(m);
 	if (size > IPC_MAX_MSG || size > cap) {
 		ipc_set_detail("%s: %zu bytes packed, cap %zu",

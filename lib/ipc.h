@@ -12,8 +12,11 @@
  * through its ProtobufCMessageDescriptor; the typed wrappers below only
  * cast.  Every received message passes three gates before the caller sees
  * it: protobuf-c unpack (IPC_E_DECODE), a oneof member set (IPC_E_EMPTY) and
- * the structural limits of ipc_check() (IPC_E_INVALID).  The same gates run
- * before sending, so a local bug shows up at the sender.
+ * the structural limits of ipc_check() (IPC_E_INVALID).  The sender only
+ * refuses an envelope with no body and one over the size cap: every channel
+ * has lib/ipc at both ends, so walking the sender's own message as well
+ * checked everything twice for nothing (issue 13).  Tests call ipc_check()
+ * on what they build; a hostile or buggy peer is the receiver's to refuse.
  *
  * Functions return IPC_OK (0) or a negative enum ipc_error; ipc_strerror()
  * names it and ipc_detail() says what exactly failed in the last call of
@@ -91,8 +94,8 @@ const char *ipc_detail(void);
 /* ---- generic core ---- */
 
 /*
- * Checks m (gates as above), packs it into a stack buffer and sends it as
- * one datagram with MSG_NOSIGNAL | MSG_EOR.  EINTR is retried.
+ * Packs m into a stack buffer (ipc_encode) and sends it as one datagram
+ * with MSG_NOSIGNAL | MSG_EOR.  EINTR is retried.
  */
 int ipc_send(int fd, const ProtobufCMessage *m);
 
@@ -109,7 +112,11 @@ int ipc_recv(int fd, const ProtobufCMessageDescriptor *desc,
 int ipc_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
     size_t len, ProtobufCMessage **out);
 
-/* Pure: the checks of ipc_send, then pack into buf; *len gets the size. */
+/*
+ * Pure: refuses an envelope with no body (IPC_E_EMPTY) or one that packs
+ * larger than cap or IPC_MAX_MSG (IPC_E_TOOBIG), else packs it into buf;
+ * *len gets the size.  No ipc_check(): see the top of this file.
+ */
 int ipc_encode(const ProtobufCMessage *m, uint8_t *buf, size_t cap,
     size_t *len);
 

@@ -42,7 +42,10 @@ main(int argc, char **argv)
 		const struct ipc_sample *s = &ipc_samples[i];
 
 		buf[0] = (uint8_t)selector(s->desc);
-		rc = ipc_encode(s->build(), buf + 1, IPC_MAX_MSG, &len);
+		/* ipc_encode does not check (ipc.h): a seed must be valid. */
+		rc = ipc_check(s->build());
+		if (rc == IPC_OK)
+			rc = ipc_encode(s->build(), buf + 1, IPC_MAX_MSG, &len);
 		if (rc != IPC_OK) {
 			fprintf(stderr, "%s: %s: %s\n", s->name,
 			    ipc_strerror(rc), ipc_detail());

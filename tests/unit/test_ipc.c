@@ -162,6 +162,8 @@ test_roundtrip_all_samples(void **state)
 		const struct ipc_sample *s = &ipc_samples[i];
 		const ProtobufCMessage *m = s->build();
 
+		if (ipc_check(m) != IPC_OK)
+			fail_msg("%s: check: %s", s->name, ipc_detail());
 		assert_int_equal(ipc_encode(m, sent, sizeof(sent), &n_sent),
 		    IPC_OK);
 		if (ipc_send(p->a, m) != IPC_OK)
@@ -624,22 +626,22 @@ test_hello_role(void **state)
 
 /*
  * Mutates a sample in place into something that breaks one limit, then
- * shows that ipc_encode refuses it and that the same bytes, sent raw by a
- * hostile peer, are refused by ipc_recv; the connection stays usable.
+ * shows that ipc_check refuses it, that ipc_send sends it all the same
+ * (the check runs on receive only, ipc.h), and that ipc_recv refuses what
+ * arrives; the connection stays usable.
  */
 static void
 expect_invalid(struct pair *p, const ProtobufCMessage *m, const char *what)
 {
-	static uint8_t buf[IPC_MAX_MSG];
 	ProtobufCMessage *got;
-	size_t len;
 	int rc;
 
-	rc = ipc_encode(m, buf, sizeof(buf), &len);
+	rc = ipc_check(m);
 	if (rc != IPC_E_INVALID)
-		fail_msg("%s: encode gave %s", what, ipc_strerror(rc));
-	len = raw_pack(m, buf, sizeof(buf));
-	raw_send(p->a, buf, len);
+		fail_msg("%s: check gave %s", what, ipc_strerror(rc));
+	rc = ipc_send(p->a, m);
+	if (rc != IPC_OK)
+		fail_msg("%s: send gave %s", what, ipc_strerror(rc));
 	rc = ipc_recv(p->b, m->descriptor, &got);
 	if (rc != IPC_E_INVALID)
 		fail_msg("%s: recv gave %s", what, ipc_strerror(rc));
@@ -656,6 +658,34 @@ sample(const char *name)
 			return ipc_samples[i].build();
 	fail_msg("no sample %s", name);
 	return NULL;
+}
+
+/*
+ * ipc_check runs on receive only (issue 13): a message over a structural
+ * limit leaves the sender and is refused by the receiver, which is where
+ * the check protects anything.  Before, ipc_send walked it too and said
+ * IPC_E_INVALID.
+ */
+static void
+test_check_on_receive_only(void **state)
+{
+	struct pair *p = *state;
+	Ptpsep__Netd__NetdMsg *n, *got;
+
+	n = (Ptpsep__Netd__NetdMsg *)sample("netd_rx_event");
+	n->rx_frame->rx_ts->nanoseconds = 1000000000u;
+	assert_int_equal(ipc_send_netd(p->a, n), IPC_OK);
+	assert_int_equal(ipc_recv_netd(p->b, &got), IPC_E_INVALID);
+	assert_string_equal(ipc_detail(),
+	    "NetdMsg.rx_frame.rx_ts: nanoseconds 1000000000 >= 1e9");
+	assert_null(got);
+
+	n = (Ptpsep__Netd__NetdMsg *)sample("netd_batch_sync_fup");
+	n->batch->n_msgs = 0;
+	assert_int_equal(ipc_send_netd(p->a, n), IPC_OK);
+	assert_int_equal(ipc_recv_netd(p->b, &got), IPC_E_INVALID);
+	assert_null(got);
+	assert_still_usable(p);
 }
 
 static void
@@ -750,7 +780,11 @@ test_check_invalid(void **state)
 	assert_still_usable(p);
 }
 
-/* Sender bugs that protobuf-c would crash on are caught before packing. */
+/*
+ * Sender bugs that protobuf-c would crash on while packing are found by
+ * ipc_check(), which a test runs on what the code under test builds (the
+ * sender no longer does, ipc.h).
+ */
 static void
 test_check_local_bugs(void **state)
 {
@@ -763,21 +797,21 @@ test_check_local_bugs(void **state)
 	n = (Ptpsep__Netd__NetdMsg *)sample("netd_port_list");
 	n->port_list->ports = null_ports;
 	n->port_list->n_ports = 1;
-	assert_int_equal(ipc_send(p->a, &n->base), IPC_E_INVALID);
+	assert_int_equal(ipc_check(&n->base), IPC_E_INVALID);
 
 	n = (Ptpsep__Netd__NetdMsg *)sample("netd_port_list");
 	n->port_list->ports = NULL;
-	assert_int_equal(ipc_send(p->a, &n->base), IPC_E_INVALID);
+	assert_int_equal(ipc_check(&n->base), IPC_E_INVALID);
 
 	n = (Ptpsep__Netd__NetdMsg *)sample("netd_rx_event");
 	n->rx_frame->payload.data = NULL;
-	assert_int_equal(ipc_send(p->a, &n->base), IPC_E_INVALID);
+	assert_int_equal(ipc_check(&n->base), IPC_E_INVALID);
 
 	/* A Timestamp where a Port belongs. */
 	ptpsep__timestamp__init(&wrong);
 	n = (Ptpsep__Netd__NetdMsg *)sample("netd_link_event");
 	n->link_event->port = (Ptpsep__Netd__Port *)(void *)&wrong;
-	assert_int_equal(ipc_send(p->a, &n->base), IPC_E_INVALID);
+	assert_int_equal(ipc_check(&n->base), IPC_E_INVALID);
 
 	/* SetRequest{priority1}: the oneof union is not read as a pointer. */
 	r = (Ptpsep__Ctl__CtlResponse *)sample("rsp_set");
@@ -958,9 +992,9 @@ test_worst_case_fits(void **state)
 	assert_int_equal(ipc_encode(&rsp.base, buf, sizeof(buf), &len), IPC_OK);
 	print_message("worst-case NetdInfo: %zu of %d bytes\n", len,
 	    IPC_MAX_MSG);
+	assert_int_equal(ipc_check(&rsp.base), IPC_OK);
 	ni.n_ports = IPC_MAX_PORTS + 1;
-	assert_int_equal(ipc_encode(&rsp.base, buf, sizeof(buf), &len),
-	    IPC_E_INVALID);
+	assert_int_equal(ipc_check(&rsp.base), IPC_E_INVALID);
 
 	ptpsep__ctl__port_status__init(&ps);
 	ps.port_number = UINT32_MAX;
@@ -980,6 +1014,7 @@ test_worst_case_fits(void **state)
 	st.gm_clock_class = st.steps_removed = UINT32_MAX;
 	rsp.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_STATUS;
 	rsp.status = &st;
+	assert_int_equal(ipc_check(&rsp.base), IPC_OK);
 	assert_int_equal(ipc_encode(&rsp.base, buf, sizeof(buf), &len), IPC_OK);
 	print_message("worst-case Status: %zu bytes\n", len);
 
@@ -989,6 +1024,7 @@ test_worst_case_fits(void **state)
 	pl.clock = &ci;
 	env.body_case = PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST;
 	env.port_list = &pl;
+	assert_int_equal(ipc_check(&env.base), IPC_OK);
 	assert_int_equal(ipc_encode(&env.base, buf, sizeof(buf), &len), IPC_OK);
 	print_message("worst-case PortList: %zu bytes\n", len);
 }
@@ -1365,6 +1401,7 @@ main(void)
 		cmocka_unit_test(test_port_state_values),
 		PAIR_TEST(test_send_empty_refused),
 		PAIR_TEST(test_send_toobig_refused),
+		PAIR_TEST(test_check_on_receive_only),
 		PAIR_TEST(test_send_to_closed_peer),
 		PAIR_TEST(test_recv_oversize),
 		PAIR_TEST(test_recv_ancillary_truncated),
