@@ -22,6 +22,13 @@
 #define NC_BACKOFF_MIN_MS	100
 #define NC_BACKOFF_MAX_MS	5000
 
+/* NetdMsg.batch and NetdBatch.msgs: field 10 and field 1, length-delimited
+ * (proto/netd.proto; protobuf's wire type 2). */
+#define NC_TAG_BATCH		((10u << 3) | 2u)
+#define NC_TAG_MEMBER		((1u << 3) | 2u)
+/* The most a tag and a length of at most IPC_MAX_MSG take. */
+#define NC_HDR_MAX		4
+
 enum nc_state {
 	NC_IDLE,	/* waiting to retry */
 	NC_HELLO,	/* connected, Hello sent, waiting for netd's Hello */
@@ -40,10 +47,22 @@ struct netd_client {
 	struct event		*retry;
 	int			 backoff_ms;
 	int			 logged_down;
+	/*
+	 * The outbox: what the engine sends during one callback of the
+	 * loop, each message packed (and so checked) when it is queued,
+	 * back to back in buf.  flush runs once the callbacks active in
+	 * this turn of the loop are done (nc_queue()).
+	 */
+	struct event		*flush;
+	uint8_t			*buf;		/* IPC_MAX_MSG octets */
+	size_t			 used;
+	unsigned		 n;
+	size_t			 len[IPC_BATCH_MAX];
 };
 
 static void nc_ev_read(evutil_socket_t fd, short what, void *arg);
 static void nc_ev_retry(evutil_socket_t fd, short what, void *arg);
+static void nc_ev_flush(evutil_socket_t fd, short what, void *arg);
 
 struct netd_client *
 netd_client_new(struct event_base *base, const char *path,
@@ -61,7 +80,16 @@ netd_client_new(struct event_base *base, const char *path,
 	nc->fd = -1;
 	nc->backoff_ms = NC_BACKOFF_MIN_MS;
 	nc->retry = evtimer_new(base, nc_ev_retry, nc);
-	if (nc->retry == NULL) {
+	nc->flush = event_new(base, -1, 0, nc_ev_flush, nc);
+	/* malloc, not calloc: only the pages a batch reaches become
+	 * resident (tests/integration/memory.sh) */
+	nc->buf = malloc(IPC_MAX_MSG);
+	if (nc->retry == NULL || nc->flush == NULL || nc->buf == NULL) {
+		if (nc->retry != NULL)
+			event_free(nc->retry);
+		if (nc->flush != NULL)
+			event_free(nc->flush);
+		free(nc->buf);
 		free(nc->path);
 		free(nc);
 		return NULL;
@@ -82,6 +110,10 @@ nc_close(struct netd_client *nc)
 		close(nc->fd);
 	nc->fd = -1;
 	nc->state = NC_IDLE;
+	/* what was queued was for that connection */
+	event_del(nc->flush);
+	nc->used = 0;
+	nc->n = 0;
 	if (was_ready && nc->cbs.disconnected != NULL)
 		nc->cbs.disconnected(nc->arg);
 }
@@ -107,6 +139,8 @@ netd_client_free(struct netd_client *nc)
 	nc->cbs.disconnected = NULL;
 	nc_close(nc);
 	event_free(nc->retry);
+	event_free(nc->flush);
+	free(nc->buf);
 	free(nc->path);
 	free(nc);
 }
@@ -117,23 +151,161 @@ netd_client_ready(const struct netd_client *nc)
 	return nc->state == NC_READY;
 }
 
+/*
+ * What a send's result means for the connection: a full socket (netd
+ * busy) loses what was sent and keeps the connection, anything else drops
+ * it.  Returns 0 when sent.
+ */
 static int
-nc_send(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
+nc_sent(struct netd_client *nc, int rc)
 {
-	int rc;
-
-	if (nc->fd < 0)
-		return -1;
-	rc = ipc_send_netd(nc->fd, m);
 	if (rc == IPC_OK)
 		return 0;
-	if (rc != IPC_E_AGAIN) {
+	if (rc == IPC_E_AGAIN)
+		log_rl(LOG_LVL_DEBUG, "netd: socket full, message lost");
+	else {
 		log_rl(LOG_LVL_WARN, "netd: send: %s (%s)", ipc_strerror(rc),
 		    ipc_detail());
 		nc_close(nc);
 		nc_schedule_retry(nc);
 	}
 	return -1;
+}
+
+/* Hello only: it goes at once and alone (netd.proto: never in a batch). */
+static int
+nc_send(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
+{
+	if (nc->fd < 0)
+		return -1;
+	return nc_sent(nc, ipc_send_netd(nc->fd, m));
+}
+
+/* One datagram of len octets packed already, as ipc_send() sends it. */
+static int
+nc_send_packed(struct netd_client *nc, const uint8_t *b, size_t len)
+{
+	ssize_t n;
+
+	do {
+		n = send(nc->fd, b, len, MSG_NOSIGNAL | MSG_EOR);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return (errno == EAGAIN || errno == EWOULDBLOCK) ?
+		    IPC_E_AGAIN : IPC_E_SYS;
+	return (size_t)n == len ? IPC_OK : IPC_E_SHORT;
+}
+
+/* A protobuf varint; below 2^21 (IPC_MAX_MSG is) at most NC_HDR_MAX - 1
+ * octets. */
+static size_t
+nc_varint(uint8_t *b, size_t v)
+{
+	size_t i = 0;
+
+	while (v >= 0x80) {
+		b[i++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b[i++] = (uint8_t)v;
+	return i;
+}
+
+static size_t
+nc_varint_len(size_t v)
+{
+	uint8_t b[8];
+
+	return nc_varint(b, v);
+}
+
+/*
+ * Sends what is queued: one message as it was packed, two or more as one
+ * NetdBatch.  The batch is put together from the members' packed octets:
+ * an embedded message is its packed octets behind a tag and a length, so
+ * the datagram is what protobuf_c_message_pack() makes of the NetdMsg
+ * holding them.  Each member passed ipc_check() when it was queued and
+ * none is a Hello; netd's ipc_check() sees the batch whole.
+ */
+static void
+nc_flush(struct netd_client *nc)
+{
+	uint8_t dg[IPC_MAX_MSG];
+	size_t pos, off, sum;
+	unsigned i, n = nc->n;
+
+	nc->n = 0;
+	nc->used = 0;
+	if (n == 0 || nc->fd < 0 || nc->state != NC_READY)
+		return;
+	if (n == 1) {
+		(void)nc_sent(nc, nc_send_packed(nc, nc->buf, nc->len[0]));
+		return;
+	}
+	for (i = 0, sum = 0; i < n; i++)
+		sum += 1 + nc_varint_len(nc->len[i]) + nc->len[i];
+	pos = 0;
+	dg[pos++] = NC_TAG_BATCH;
+	pos += nc_varint(dg + pos, sum);
+	for (i = 0, off = 0; i < n; off += nc->len[i], i++) {
+		dg[pos++] = NC_TAG_MEMBER;
+		pos += nc_varint(dg + pos, nc->len[i]);
+		memcpy(dg + pos, nc->buf + off, nc->len[i]);
+		pos += nc->len[i];
+	}
+	(void)nc_sent(nc, nc_send_packed(nc, dg, pos));
+}
+
+static void
+nc_ev_flush(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	nc_flush(arg);
+}
+
+/*
+ * Queues m for netd; it leaves when the loop has run the callbacks that
+ * are active now (so all a callback sends, and what the others of the
+ * same wake-up send, go together: one wake-up of netd instead of one per
+ * message; issue 13).  The flush event has the one priority every event
+ * of clockd has, and libevent runs an event made active during a turn
+ * in that same turn, after those active before it: no extra epoll_wait.
+ * A full outbox (IPC_BATCH_MAX messages, or IPC_MAX_MSG octets) is sent
+ * first.  Returns 0 when queued: a send that then finds netd's socket
+ * full loses the messages, as an immediate send did.
+ */
+static int
+nc_queue(struct netd_client *nc, const Ptpsep__Netd__NetdMsg *m)
+{
+	size_t len, room;
+	int rc, tries;
+
+	if (nc->state != NC_READY)
+		return -1;
+	for (tries = 0; tries < 2; tries++) {
+		if (nc->n == IPC_BATCH_MAX)
+			nc_flush(nc);
+		if (nc->state != NC_READY)
+			return -1;
+		/* room for every header of the batch this one joins */
+		room = IPC_MAX_MSG - nc->used;
+		room = room > NC_HDR_MAX * (nc->n + 2) ?
+		    room - NC_HDR_MAX * (nc->n + 2) : 0;
+		rc = ipc_encode(&m->base, nc->buf + nc->used, room, &len);
+		if (rc == IPC_E_TOOBIG && nc->n > 0) {
+			nc_flush(nc);
+			continue;
+		}
+		break;
+	}
+	if (rc != IPC_OK)
+		return nc_sent(nc, rc);
+	if (nc->n == 0)
+		event_active(nc->flush, 0, 0);
+	nc->len[nc->n++] = len;
+	nc->used += len;
+	return 0;
 }
 
 static void
@@ -322,7 +494,12 @@ nc_link_event(struct netd_client *nc, const Ptpsep__Netd__LinkEvent *m)
 	nc->cbs.link_event(nc->arg, &e);
 }
 
-/* Returns 0 to go on, -1 after the connection was dropped. */
+static int nc_batch(struct netd_client *nc,
+	    const Ptpsep__Netd__NetdBatch *b);
+static int nc_dispatch(struct netd_client *nc,
+	    const Ptpsep__Netd__NetdMsg *m);
+
+/* Returns 0 to go on, -1 to drop the connection. */
 static int
 nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 {
@@ -366,6 +543,36 @@ nc_handle(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	case NC_IDLE:
 		return -1;
 	}
+	if (m->body_case == PTPSEP__NETD__NETD_MSG__BODY_BATCH)
+		return nc_batch(nc, m->batch);
+	return nc_dispatch(nc, m);
+}
+
+/*
+ * A NetdBatch: its messages in order, exactly as if each had come alone
+ * (netd.proto).  ipc_check() has refused an empty batch, one of more than
+ * IPC_BATCH_MAX messages and one holding what must stay alone; a member
+ * nc_dispatch() does not take drops the connection all the same.  A
+ * callback that lost the connection (a failed send) ends the batch.
+ */
+static int
+nc_batch(struct netd_client *nc, const Ptpsep__Netd__NetdBatch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n_msgs; i++) {
+		if (nc_dispatch(nc, b->msgs[i]) != 0)
+			return -1;
+		if (nc->state != NC_READY)
+			return 0;
+	}
+	return 0;
+}
+
+/* A message of the NC_READY state, alone or out of a batch. */
+static int
+nc_dispatch(struct netd_client *nc, const Ptpsep__Netd__NetdMsg *m)
+{
 	switch (m->body_case) {
 	case PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME:
 		nc_rx_frame(nc, m->rx_frame);
@@ -473,7 +680,7 @@ netd_send_frame(struct netd_client *nc, unsigned port, int event,
 	    cookie, want_ts, fu, fu_len);
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
 	m.tx_frame = &f;
-	return nc_send(nc, &m);
+	return nc_queue(nc, &m);
 }
 
 static int
@@ -485,7 +692,7 @@ nc_clock(struct netd_client *nc, Ptpsep__Netd__ClockRequest *r)
 		return -1;
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
 	m.clock_request = r;
-	return nc_send(nc, &m);
+	return nc_queue(nc, &m);
 }
 
 int

@@ -12,6 +12,11 @@
  * The test links with -Wl,--wrap=recvmsg (Makefile.am) to count the
  * client's reads: one per message netd sent, none that finds the socket
  * empty (issue 13: no probing read until EAGAIN).
+ *
+ * Batches (proto/netd.proto NetdBatch): netd's members reach the engine
+ * in order, as if each had come alone; what the engine sends during one
+ * callback leaves as one datagram after it, a batch when there are two or
+ * more, the message itself when there is one.
  */
 #include "config.h"
 
@@ -50,7 +55,44 @@ static struct {
 	struct netd_clock_reply	 rep[4];
 	int			 nlink;
 	struct netd_link_event	 link[4];
+	char			 order[16];	/* 'r', 't', 'c', 'l' */
+	int			 norder;
 } R;
+
+static void
+seen(char c)
+{
+	assert_true(R.norder < (int)sizeof(R.order) - 1);
+	R.order[R.norder++] = c;
+}
+
+/* What a link event's callback sends (test_out_*): n frames, then a
+ * frequency change when adj; frames_sent counts the calls that returned
+ * 0. */
+static struct {
+	struct netd_client	*nc;
+	int			 n, adj, sent;
+} SEND;
+
+static void
+send_some(void)
+{
+	uint8_t payload[44];
+	int i;
+
+	memset(payload, 0, sizeof(payload));
+	payload[0] = 0x01;		/* Delay_Req */
+	payload[1] = 0x02;		/* versionPTP 2 */
+	payload[3] = sizeof(payload);
+	for (i = 0; i < SEND.n; i++) {
+		payload[31] = (uint8_t)i;	/* sequenceId */
+		if (netd_send_frame(SEND.nc, 0, 1, NETD_DEST_PRIMARY, NULL,
+		    payload, sizeof(payload), (uint64_t)i, 1, NULL, 0) == 0)
+			SEND.sent++;
+	}
+	if (SEND.adj && netd_clock_adjfreq(SEND.nc, 99, -12.5) == 0)
+		SEND.sent++;
+}
 
 static void
 cb_connected(void *arg, const struct netd_port_list *pl)
@@ -81,6 +123,7 @@ cb_rx_frame(void *arg, const struct netd_rx *f)
 {
 	(void)arg;
 	assert_true(R.nrx < 4);
+	seen('r');
 	R.rx[R.nrx] = *f;
 	assert_true(f->len <= sizeof(R.rx_payload[0]));
 	memcpy(R.rx_payload[R.nrx], f->payload, f->len);
@@ -96,6 +139,7 @@ cb_tx_timestamp(void *arg, const struct netd_txts *t)
 {
 	(void)arg;
 	assert_true(R.ntxts < 4);
+	seen('t');
 	R.txts[R.ntxts++] = *t;
 }
 
@@ -104,6 +148,7 @@ cb_clock_reply(void *arg, const struct netd_clock_reply *r)
 {
 	(void)arg;
 	assert_true(R.nrep < 4);
+	seen('c');
 	R.rep[R.nrep++] = *r;
 }
 
@@ -112,7 +157,9 @@ cb_link_event(void *arg, const struct netd_link_event *e)
 {
 	(void)arg;
 	assert_true(R.nlink < 4);
+	seen('l');
 	R.link[R.nlink++] = *e;
+	send_some();
 }
 
 /* recvmsg() of everything linked in (lib/ipc.c's ipc_recv()), counted. */
@@ -167,6 +214,7 @@ setup(void **state)
 	char why[256];
 
 	memset(&R, 0, sizeof(R));
+	memset(&SEND, 0, sizeof(SEND));
 	memset(&f, 0, sizeof(f));
 	snprintf(f.dir, sizeof(f.dir), "/tmp/test_netd_client.XXXXXX");
 	assert_non_null(mkdtemp(f.dir));
@@ -179,6 +227,7 @@ setup(void **state)
 	assert_non_null(f.base);
 	f.nc = netd_client_new(f.base, f.path, &cbs, NULL);
 	assert_non_null(f.nc);
+	SEND.nc = f.nc;
 	netd_client_start(f.nc);
 	f.fd = accept(f.lfd, NULL, NULL);
 	assert_true(f.fd >= 0);
@@ -501,6 +550,213 @@ test_no_probing_read(void **state)
 	assert_int_equal(RM.again, 0);
 }
 
+/*
+ * A batch from netd: RxFrame, TxTimestamp, ClockReply, LinkEvent and
+ * another RxFrame in one datagram reach the engine in that order, read
+ * with one recvmsg, each as it would have come alone.
+ */
+static void
+test_batch_in_order(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__NetdMsg mr = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__NetdMsg mt = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__NetdMsg mc = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__NetdMsg ml = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__NetdMsg mr2 = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__NetdMsg *members[5] = { &mr, &mt, &mc, &ml, &mr2 };
+	Ptpsep__Netd__NetdBatch b = PTPSEP__NETD__NETD_BATCH__INIT;
+	Ptpsep__Netd__RxFrame rx = PTPSEP__NETD__RX_FRAME__INIT;
+	Ptpsep__Netd__RxFrame rx2 = PTPSEP__NETD__RX_FRAME__INIT;
+	Ptpsep__Netd__TxTimestamp t = PTPSEP__NETD__TX_TIMESTAMP__INIT;
+	Ptpsep__Netd__ClockReply r = PTPSEP__NETD__CLOCK_REPLY__INIT;
+	Ptpsep__Netd__LinkEvent e = PTPSEP__NETD__LINK_EVENT__INIT;
+	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+	uint8_t p1[40], p2[50];
+
+	memset(p1, 0x11, sizeof(p1));
+	memset(p2, 0x22, sizeof(p2));
+	send_port_list(f, 1);
+	run(f);
+	memset(&RM, 0, sizeof(RM));
+	rx.port_index = 1;
+	rx.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_EVENT;
+	rx.payload.data = p1;
+	rx.payload.len = sizeof(p1);
+	ts.seconds = 5;
+	ts.nanoseconds = 6;
+	rx.rx_ts = &ts;
+	mr.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
+	mr.rx_frame = &rx;
+	t.cookie = 77;
+	t.status = PTPSEP__NETD__TX_TS_STATUS__TXTS_OK;
+	t.ts = &ts;
+	mt.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP;
+	mt.tx_timestamp = &t;
+	r.id = 9;
+	r.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+	mc.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY;
+	mc.clock_reply = &r;
+	e.port_index = 1;
+	e.link_up = 1;
+	ml.body_case = PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT;
+	ml.link_event = &e;
+	rx2.port_index = 0;
+	rx2.msg_class = PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
+	rx2.payload.data = p2;
+	rx2.payload.len = sizeof(p2);
+	mr2.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
+	mr2.rx_frame = &rx2;
+	b.n_msgs = 5;
+	b.msgs = members;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_BATCH;
+	m.batch = &b;
+	send_msg(f, &m);
+	run(f);
+	assert_string_equal(R.order, "rtclr");
+	assert_int_equal(RM.calls, 1);
+	assert_int_equal(RM.again, 0);
+	assert_int_equal(R.rx[0].port, 1);
+	assert_int_equal(R.rx[0].have_ts, 1);
+	assert_int_equal(R.rx[0].ts.nsec, 6);
+	assert_memory_equal(R.rx_payload[0], p1, sizeof(p1));
+	assert_int_equal(R.txts[0].cookie, 77);
+	assert_int_equal(R.rep[0].id, 9);
+	assert_int_equal(R.link[0].port, 1);
+	assert_int_equal(R.rx[1].port, 0);
+	assert_int_equal(R.rx[1].len, sizeof(p2));
+	assert_memory_equal(R.rx_payload[1], p2, sizeof(p2));
+	assert_int_equal(R.disconnected, 0);
+	assert_int_equal(netd_client_ready(f->nc), 1);
+}
+
+/* netd's LinkEvent, whose callback sends what SEND says. */
+static void
+link_event_sends(struct fake *f, int nframes, int adj)
+{
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__LinkEvent e = PTPSEP__NETD__LINK_EVENT__INIT;
+
+	send_port_list(f, 1);
+	run(f);
+	SEND.n = nframes;
+	SEND.adj = adj;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT;
+	m.link_event = &e;
+	e.link_up = 1;
+	send_msg(f, &m);
+	run(f);
+	assert_int_equal(R.nlink, 1);
+	assert_int_equal(SEND.sent, nframes + adj);
+}
+
+/* The next datagram clockd sent; NULL when there is none. */
+static Ptpsep__Netd__NetdMsg *
+next_out(struct fake *f)
+{
+	uint8_t buf[IPC_MAX_MSG];
+	ProtobufCMessage *pm;
+	ssize_t n;
+
+	n = recv(f->fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return NULL;
+	assert_true(n > 0);
+	assert_int_equal(ipc_decode(&ptpsep__netd__netd_msg__descriptor, buf,
+	    (size_t)n, &pm), IPC_OK);
+	return (Ptpsep__Netd__NetdMsg *)pm;
+}
+
+static void
+assert_frame(const Ptpsep__Netd__NetdMsg *m, unsigned seq)
+{
+	assert_int_equal(m->body_case, PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME);
+	assert_int_equal(m->tx_frame->cookie, seq);
+	assert_int_equal(m->tx_frame->payload.len, 44);
+	assert_int_equal(m->tx_frame->payload.data[31], seq);
+	assert_int_equal(m->tx_frame->want_tx_ts, 1);
+}
+
+/* Two sends in one callback: one datagram, a batch of both, in order. */
+static void
+test_out_two_one_datagram(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg *m;
+	Ptpsep__Netd__ClockRequest *cr;
+
+	link_event_sends(f, 1, 1);
+	m = next_out(f);
+	assert_non_null(m);
+	assert_int_equal(m->body_case, PTPSEP__NETD__NETD_MSG__BODY_BATCH);
+	assert_int_equal(m->batch->n_msgs, 2);
+	assert_frame(m->batch->msgs[0], 0);
+	assert_int_equal(m->batch->msgs[1]->body_case,
+	    PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST);
+	cr = m->batch->msgs[1]->clock_request;
+	assert_int_equal(cr->id, 99);
+	assert_int_equal(cr->op_case, PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ);
+	assert_true(cr->adj_freq->freq_ppb == -12.5);
+	ipc_free(&m->base);
+	assert_null(next_out(f));
+}
+
+/* One send: the message alone, as before batches. */
+static void
+test_out_one_plain(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg *m;
+
+	link_event_sends(f, 1, 0);
+	m = next_out(f);
+	assert_non_null(m);
+	assert_frame(m, 0);
+	ipc_free(&m->base);
+	assert_null(next_out(f));
+}
+
+/* IPC_BATCH_MAX + 1 sends: a full batch, then the last one alone. */
+static void
+test_out_over_max(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg *m;
+	unsigned i;
+
+	link_event_sends(f, IPC_BATCH_MAX + 1, 0);
+	m = next_out(f);
+	assert_non_null(m);
+	assert_int_equal(m->body_case, PTPSEP__NETD__NETD_MSG__BODY_BATCH);
+	assert_int_equal(m->batch->n_msgs, IPC_BATCH_MAX);
+	for (i = 0; i < IPC_BATCH_MAX; i++)
+		assert_frame(m->batch->msgs[i], i);
+	ipc_free(&m->base);
+	m = next_out(f);
+	assert_non_null(m);
+	assert_frame(m, IPC_BATCH_MAX);
+	ipc_free(&m->base);
+	assert_null(next_out(f));
+}
+
+/* Nothing queued survives its connection: a send while netd is away
+ * fails at once, and the next connection starts with an empty outbox. */
+static void
+test_out_not_ready(void **state)
+{
+	struct fake *f = *state;
+
+	/* Hello exchanged, no PortList yet */
+	SEND.n = 2;
+	send_some();
+	assert_int_equal(SEND.sent, 0);
+	run(f);
+	send_port_list(f, 1);
+	run(f);
+	assert_null(next_out(f));
+}
+
 /* Every RefuseReason: the four clockd acts on, the rest CR_CLOCK_FAILED. */
 static void
 test_refusal_of(void **state)
@@ -541,6 +797,16 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_link_event, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_no_probing_read, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_batch_in_order, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_out_two_one_datagram,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_out_one_plain, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_out_over_max, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_out_not_ready, setup,
 		    teardown),
 		cmocka_unit_test(test_refusal_of),
 	};
