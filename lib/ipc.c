@@ -245,11 +245,23 @@ ipc_send(int fd, const ProtobufCMessage *m)
 {
 	uint8_t buf[IPC_MAX_MSG];
 	size_t len;
-	ssize_t n;
 	int rc;
 
 	if ((rc = ipc_encode(m, buf, sizeof(buf), &len)) != IPC_OK)
 		return rc;
+	return ipc_send_packed(fd, buf, len);
+}
+
+int
+ipc_send_packed(int fd, const uint8_t *buf, size_t len)
+{
+	ssize_t n;
+
+	if (len == 0 || len > IPC_MAX_MSG) {
+		ipc_set_detail("send: %zu bytes, want 1..%d", len,
+		    IPC_MAX_MSG);
+		return IPC_E_TOOBIG;
+	}
 	/* MSG_NOSIGNAL: a vanished peer is an error return, not SIGPIPE. */
 	do {
 		n = send(fd, buf, len, MSG_NOSIGNAL | MSG_EOR);

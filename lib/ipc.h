@@ -100,6 +100,12 @@ const char *ipc_detail(void);
 int ipc_send(int fd, const ProtobufCMessage *m);
 
 /*
+ * Sends len bytes (1..IPC_MAX_MSG) already packed, as ipc_send sends: for
+ * a sender that builds the datagram around packed parts (netd/outq.c).
+ */
+int ipc_send_packed(int fd, const uint8_t *buf, size_t len);
+
+/*
  * Receives one datagram and decodes it as an envelope of type desc.  On
  * IPC_OK *out is a message to release with ipc_free(); on error *out is
  * NULL and the offending datagram has been consumed, so the socket stays

@@ -22,6 +22,7 @@
 #include "ipc.h"
 #include "clock.h"
 #include "transport.h"
+#include "outq.h"
 
 typedef Ptpsep__Netd__NetdMsg NetdMsg;
 
@@ -99,6 +100,8 @@ struct netd {
 	uid_t			 client_uid;	/* clockd_user */
 	uint64_t		 client_connections;
 	uint64_t		 client_backlog_closes;	/* closed: queue full */
+	struct outq		 outq;		/* held for clockd (outq.h) */
+	struct event		*outq_tmo;	/* sends what is held alone */
 	uint64_t		 conn_refused[NETD_REFUSE_MAX];
 
 	/* ctlsrv.c: read-only control socket (lib/ctlsock.c) */

@@ -4,7 +4,8 @@
  * One client at a time, checked with SO_PEERCRED (clockd_user or root).
  * Each side sends Hello first; netd then sends the PortList.  After that
  * clockd sends TxFrame and ClockRequest, netd sends RxFrame, TxTimestamp,
- * ClockReply and LinkEvent.  Everything the client sends is checked
+ * ClockReply and LinkEvent, either side possibly several in one NetdBatch
+ * (doc/design.md, "Batches").  Everything the client sends is checked
  * (check.c); a message that breaks the protocol closes the connection and
  * is logged, and netd waits for the next clockd (doc/design.md,
  * "Treating clockd as hostile").  Clock requests beyond the configured
@@ -48,6 +49,7 @@
 static void relay_ev_accept(evutil_socket_t fd, short what, void *arg);
 static void relay_ev_client(evutil_socket_t fd, short what, void *arg);
 static void relay_ev_hello_timeout(evutil_socket_t fd, short what, void *arg);
+static void relay_ev_outq(evutil_socket_t fd, short what, void *arg);
 
 int
 relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
@@ -73,6 +75,10 @@ relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
 		return -ENOMEM;
 	nd->hello_tmo = evtimer_new(nd->base, relay_ev_hello_timeout, nd);
 	if (nd->hello_tmo == NULL)
+		return -ENOMEM;
+	outq_clear(&nd->outq);
+	nd->outq_tmo = evtimer_new(nd->base, relay_ev_outq, nd);
+	if (nd->outq_tmo == NULL)
 		return -ENOMEM;
 	return 0;
 }
@@ -111,6 +117,10 @@ relay_end_client(struct netd *nd, Ptpsep__ErrorCode code, const char *why)
 		return;
 	if (nd->hello_tmo != NULL)
 		evtimer_del(nd->hello_tmo);
+	/* What was held for this client is not the next one's. */
+	outq_clear(&nd->outq);
+	if (nd->outq_tmo != NULL)
+		evtimer_del(nd->outq_tmo);
 	/* Stop watching the fd before it is closed (and its number reused). */
 	if (nd->client_ev != NULL) {
 		event_free(nd->client_ev);
@@ -147,14 +157,16 @@ relay_close_client(struct netd *nd, const char *why)
 #define RELAY_DROPPABLE	1
 #define RELAY_MUST	0
 
+/* Sends one datagram already packed; the policy of relay_send(). */
 static int
-relay_send(struct netd *nd, const NetdMsg *m, int droppable)
+relay_send_packed(struct netd *nd, const uint8_t *buf, size_t len,
+    int droppable)
 {
 	int rc;
 
 	if (nd->client_fd < 0)
 		return -1;
-	rc = ipc_send_netd(nd->client_fd, m);
+	rc = ipc_send_packed(nd->client_fd, buf, len);
 	if (rc == IPC_OK)
 		return 0;
 	if (rc == IPC_E_AGAIN && droppable)
@@ -169,6 +181,135 @@ relay_send(struct netd *nd, const NetdMsg *m, int droppable)
 	    ipc_detail());
 	relay_close_client(nd, NULL);
 	return -1;
+}
+
+/* The held RxFrames of a batch clockd's full queue did not take. */
+static void
+relay_count_held_drops(struct netd *nd)
+{
+	const struct outq *q = &nd->outq;
+	size_t i;
+
+	for (i = 0; i < q->n; i++)
+		if (q->m[i].kind == OUTQ_RX && q->m[i].port < nd->nports)
+			nd->ports[q->m[i].port].rxdrop[
+			    PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG]++;
+}
+
+/*
+ * Sends what is held, alone or as one batch, and empties the queue.
+ * 0, or -1 when it was dropped (all RxFrames) or the connection closed.
+ */
+static int
+relay_flush(struct netd *nd)
+{
+	uint8_t buf[IPC_MAX_MSG];
+	size_t len;
+	int droppable, rc;
+
+	if (nd->outq.n == 0)
+		return 0;
+	evtimer_del(nd->outq_tmo);
+	/* outq_hold() kept the sum of what is held within IPC_MAX_MSG. */
+	len = outq_build(&nd->outq, NULL, 0, buf, sizeof(buf));
+	droppable = outq_droppable(&nd->outq);
+	if (len == 0) {
+		relay_close_client(nd, NULL);
+		log_warnx("held messages for clockd did not fit a datagram");
+		return -1;
+	}
+	rc = relay_send_packed(nd, buf, len, droppable);
+	if (rc < 0 && nd->client_fd >= 0)
+		relay_count_held_drops(nd);
+	outq_clear(&nd->outq);
+	return rc;
+}
+
+static void
+relay_ev_outq(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)relay_flush(arg);
+}
+
+static int64_t
+relay_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * Holds m for the next send (outq.h); with no room, sends what is held
+ * first.  Sends at once when the queue is then full, so that the next
+ * message still finds room beside it in one batch.  0, or -1 as
+ * relay_send().
+ */
+static int
+relay_hold(struct netd *nd, const NetdMsg *m, enum outq_kind k,
+    unsigned port)
+{
+	int64_t now = relay_mono_ns();
+	int rc;
+
+	if (nd->client_fd < 0)
+		return -1;
+	if ((rc = outq_hold(&nd->outq, &m->base, k, port, now)) < 0) {
+		if (relay_flush(nd) < 0 && nd->client_fd < 0)
+			return -1;
+		rc = outq_hold(&nd->outq, &m->base, k, port, now);
+		if (rc < 0)
+			return -1;	/* cannot be: the queue was empty */
+	}
+	if (nd->outq.n >= OUTQ_HELD_MAX)
+		return relay_flush(nd);
+	if (rc > 0) {
+		struct timeval tv = { 0, (nd->outq.deadline_ns - now) / 1000 };
+
+		(void)evtimer_add(nd->outq_tmo, &tv);
+	}
+	return 0;
+}
+
+/*
+ * Sends m to clockd, after what is held and in one datagram with it when
+ * it fits (doc/design.md, "Batches"); the droppable policy above applies
+ * to the whole datagram: it may be dropped only when every message in it
+ * may.
+ */
+static int
+relay_send(struct netd *nd, const NetdMsg *m, int droppable)
+{
+	uint8_t one[IPC_MAX_MSG], buf[IPC_MAX_MSG];
+	size_t len, blen;
+	int rc;
+
+	if (nd->client_fd < 0)
+		return -1;
+	if (ipc_encode(&m->base, one, sizeof(one), &len) != IPC_OK) {
+		log_rl(LOG_LVL_WARN, "send to clockd: %s", ipc_detail());
+		relay_close_client(nd, NULL);
+		return -1;
+	}
+	if (nd->outq.n == 0)
+		return relay_send_packed(nd, one, len, droppable);
+	blen = outq_build(&nd->outq, one, len, buf, sizeof(buf));
+	if (blen == 0) {
+		/* Too large together: what is held goes first, alone. */
+		if (relay_flush(nd) < 0 && nd->client_fd < 0)
+			return -1;
+		return relay_send_packed(nd, one, len, droppable);
+	}
+	evtimer_del(nd->outq_tmo);
+	droppable = droppable && outq_droppable(&nd->outq);
+	rc = relay_send_packed(nd, buf, blen, droppable);
+	if (rc < 0 && nd->client_fd >= 0)
+		relay_count_held_drops(nd);
+	outq_clear(&nd->outq);
+	return rc;
 }
 
 static void
@@ -304,15 +445,6 @@ relay_tx_frame(struct netd *nd, const Ptpsep__Netd__TxFrame *f)
 	return 0;
 }
 
-static int64_t
-relay_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 static int
 relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 {
@@ -394,6 +526,42 @@ relay_hello(struct netd *nd, const NetdMsg *m)
 	return 0;
 }
 
+/*
+ * Acts on one message of a ready client: a TxFrame or a ClockRequest, or
+ * a NetdBatch of those, whose members are acted on in order exactly as if
+ * each had come alone (doc/design.md, "Batches"); ipc_check() has already
+ * refused a batch that is empty, too long, or holds a Hello, PortList,
+ * Error or batch.  Anything else closes the connection, as does the first
+ * member that does.  0, or -1 after closing.
+ */
+static int
+relay_dispatch(struct netd *nd, const NetdMsg *m, int in_batch)
+{
+	char why[80];
+	size_t i;
+
+	switch (m->body_case) {
+	case PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME:
+		return relay_tx_frame(nd, m->tx_frame);
+	case PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST:
+		return relay_clock_request(nd, m->clock_request);
+	case PTPSEP__NETD__NETD_MSG__BODY_BATCH:
+		if (in_batch)
+			break;		/* ipc_check() refuses it first */
+		for (i = 0; i < m->batch->n_msgs; i++)
+			if (relay_dispatch(nd, m->batch->msgs[i], 1) < 0)
+				return -1;
+		return 0;
+	default:
+		break;
+	}
+	snprintf(why, sizeof(why), "message %u is not one clockd may send%s",
+	    (unsigned)m->body_case, in_batch ? " (in a batch)" : "");
+	nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
+	relay_close_client(nd, why);
+	return -1;
+}
+
 static void
 relay_ev_client(evutil_socket_t fd, short what, void *arg)
 {
@@ -425,22 +593,7 @@ relay_ev_client(evutil_socket_t fd, short what, void *arg)
 				return;
 			continue;
 		}
-		switch (m->body_case) {
-		case PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME:
-			rc = relay_tx_frame(nd, m->tx_frame);
-			break;
-		case PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST:
-			rc = relay_clock_request(nd, m->clock_request);
-			break;
-		default:
-			snprintf(why, sizeof(why),
-			    "message %u is not one clockd may send",
-			    (unsigned)m->body_case);
-			nd->conn_refused[PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST]++;
-			relay_close_client(nd, why);
-			rc = -1;
-			break;
-		}
+		rc = relay_dispatch(nd, m, 0);
 		ipc_free(&m->base);
 		if (rc < 0)
 			return;
@@ -511,6 +664,9 @@ relay_rx_frame(struct netd_port *p, enum transport_class cls,
 	}
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
 	m.rx_frame = &f;
+	/* A two-step Sync waits for its Follow_Up (outq.h). */
+	if (outq_rx_holds(cls == TC_EVENT, f.payload.data, f.payload.len))
+		return relay_hold(nd, &m, OUTQ_RX, p->index) == 0 ? 0 : -1;
 	if (relay_send(nd, &m, RELAY_DROPPABLE) != 0) {
 		p->rxdrop[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG]++;
 		return -1;
@@ -539,7 +695,8 @@ relay_txts_msg(struct netd_port *p, uint64_t cookie, Ptpsep__Netd__TxTsStatus st
 	}
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP;
 	m.tx_timestamp = &x;
-	(void)relay_send(p->nd, &m, RELAY_MUST);
+	/* clockd uses it with the response to come (outq.h). */
+	(void)relay_hold(p->nd, &m, OUTQ_TXTS, p->index);
 }
 
 void

@@ -1,0 +1,88 @@
+/*
+ * outq.h - what netd holds back for clockd, and the NetdBatch that takes
+ * it along (doc/design.md, "Batches").
+ *
+ * A message clockd acts on only together with a later one is held: a
+ * two-step Sync or Pdelay_Resp (its Follow_Up comes next) and a TX time
+ * stamp (clockd uses it with the response to that request).  Whatever netd
+ * sends next carries the held ones in front of it in one datagram, so
+ * clockd wakes once for the pair instead of twice.  Order is never
+ * changed.  Batching is transport, like interrupt coalescing: the only
+ * thing netd reads of a frame for it is messageType and twoStepFlag.
+ *
+ * Pure: no I/O and no clock.  relay.c owns the timer and the socket.
+ */
+#ifndef PTPSEP_NETD_OUTQ_H
+#define PTPSEP_NETD_OUTQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipc.h"
+
+/* Held at most; the next message makes a full batch of IPC_BATCH_MAX. */
+#define OUTQ_HELD_MAX	(IPC_BATCH_MAX - 1)
+
+/*
+ * How long a held message may wait for company.  A Follow_Up follows its
+ * Sync within the master's TX time stamp latency (tens of microseconds in
+ * software, IEEE 1588-2019 9.5.10 only says "as soon as possible"), so 2 ms
+ * costs a lone Sync little and is far longer than the pair is apart.  A TX
+ * time stamp of a Delay_Req waits for its Delay_Resp, one round trip to
+ * the master plus the master's turnaround: 10 ms covers a LAN with room to
+ * spare, and clockd needs the stamp only when the response is there.
+ */
+#define OUTQ_RX_HOLD_NS		2000000
+#define OUTQ_TXTS_HOLD_NS	10000000
+
+enum outq_kind {
+	OUTQ_RX,	/* an RxFrame: droppable when clockd's queue is full */
+	OUTQ_TXTS,	/* a TxTimestamp: never dropped */
+};
+
+struct outq_member {
+	size_t		off, len;	/* packed NetdMsg in outq.buf */
+	enum outq_kind	kind;
+	unsigned	port;		/* for the drop counter of an RxFrame */
+};
+
+struct outq {
+	struct outq_member	m[OUTQ_HELD_MAX];
+	size_t			n;
+	size_t			used;		/* of buf */
+	int64_t			deadline_ns;	/* send by then; 0: none held */
+	uint8_t			buf[IPC_MAX_MSG];
+};
+
+/*
+ * Is this received frame one to hold: an event message that is a Sync or
+ * a Pdelay_Resp with twoStepFlag set (flagField octet 0 bit 1, IEEE
+ * 1588-2019 13.3.2.8), whose Follow_Up clockd will want with it?
+ */
+int	outq_rx_holds(int is_event, const uint8_t *payload, size_t len);
+
+void	outq_clear(struct outq *q);
+
+/*
+ * Holds the NetdMsg m (packed here with ipc_encode) received at now_ns.
+ * Returns 1 when the deadline moved earlier (re-arm the timer), 0 when it
+ * did not, -1 when there is no room (OUTQ_HELD_MAX held or the bytes do
+ * not fit): send what is held first, then hold again.
+ */
+int	outq_hold(struct outq *q, const ProtobufCMessage *m, enum outq_kind k,
+	    unsigned port, int64_t now_ns);
+
+/* Every held message may be dropped (all are RxFrames). */
+int	outq_droppable(const struct outq *q);
+
+/*
+ * Writes into out the datagram that sends what is held followed by next
+ * (a packed NetdMsg, or NULL): one NetdMsg{batch} of the held ones and
+ * next, or the one message alone when there is only one.  Returns its
+ * length, or 0 when it would exceed cap (send what is held first).  The
+ * queue is left as it is; outq_clear() once sent.
+ */
+size_t	outq_build(const struct outq *q, const uint8_t *next, size_t next_len,
+	    uint8_t *out, size_t cap);
+
+#endif /* PTPSEP_NETD_OUTQ_H */

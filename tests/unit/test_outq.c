@@ -1,0 +1,249 @@
+/*
+ * test_outq.c - netd's held messages and the NetdBatch built around them
+ * (netd/outq.c): what is held, in which order it leaves, the bounds.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ipc.h"
+#include "netd/outq.h"
+
+static struct outq q;
+
+/* A PTP message of type t and length len; two: twoStepFlag set. */
+static void
+ptp(uint8_t *b, size_t len, unsigned t, int two)
+{
+	memset(b, 0, len);
+	b[0] = (uint8_t)t;
+	b[1] = 2;
+	b[2] = (uint8_t)(len >> 8);
+	b[3] = (uint8_t)len;
+	b[6] = two ? 0x02 : 0;
+	b[31] = (uint8_t)t;	/* sequenceId: tells the members apart */
+}
+
+static void
+test_rx_holds(void **state)
+{
+	uint8_t b[54];
+
+	(void)state;
+	ptp(b, 44, 0x0, 1);
+	assert_true(outq_rx_holds(1, b, 44));		/* two-step Sync */
+	ptp(b, 54, 0x3, 1);
+	assert_true(outq_rx_holds(1, b, 54));		/* two-step Pdelay_Resp */
+	ptp(b, 44, 0x0, 0);
+	assert_false(outq_rx_holds(1, b, 44));		/* one-step Sync */
+	ptp(b, 44, 0x1, 1);
+	assert_false(outq_rx_holds(1, b, 44));		/* Delay_Req */
+	ptp(b, 44, 0x8, 1);
+	assert_false(outq_rx_holds(0, b, 44));		/* Follow_Up */
+	ptp(b, 44, 0x0, 1);
+	assert_false(outq_rx_holds(0, b, 44));		/* not an event */
+	assert_false(outq_rx_holds(1, b, 20));		/* short */
+}
+
+/* An RxFrame envelope of the PTP message type t (two-step if a Sync). */
+
+static ProtobufCMessage *
+rx_msg(Ptpsep__Netd__NetdMsg *env, Ptpsep__Netd__RxFrame *f, uint8_t *b,
+    unsigned t)
+{
+	ptp(b, 44, t, t == 0);
+	ptpsep__netd__rx_frame__init(f);
+	f->msg_class = t < 8 ? PTPSEP__MSG_CLASS__MSG_CLASS_EVENT :
+	    PTPSEP__MSG_CLASS__MSG_CLASS_GENERAL;
+	f->payload.data = b;
+	f->payload.len = 44;
+	ptpsep__netd__netd_msg__init(env);
+	env->body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
+	env->rx_frame = f;
+	return &env->base;
+}
+
+static ProtobufCMessage *
+txts_msg(Ptpsep__Netd__NetdMsg *env, Ptpsep__Netd__TxTimestamp *t,
+    uint64_t cookie)
+{
+	ptpsep__netd__tx_timestamp__init(t);
+	t->cookie = cookie;
+	t->status = PTPSEP__NETD__TX_TS_STATUS__TXTS_MISSING;
+	ptpsep__netd__netd_msg__init(env);
+	env->body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP;
+	env->tx_timestamp = t;
+	return &env->base;
+}
+
+/*
+ * A held Sync and a TX timestamp leave with the next message, in order,
+ * as one NetdBatch that ipc_decode() accepts; the held buffers are copies
+ * (the port's receive buffer is reused at once).
+ */
+static void
+test_batch_in_order(void **state)
+{
+	Ptpsep__Netd__NetdMsg e1, e2, e3, *got;
+	Ptpsep__Netd__RxFrame f1, f3;
+	Ptpsep__Netd__TxTimestamp t2;
+	uint8_t b1[44], b3[44], next[IPC_MAX_MSG], out[IPC_MAX_MSG];
+	ProtobufCMessage *m;
+	size_t nlen, len;
+
+	(void)state;
+	outq_clear(&q);
+	assert_int_equal(outq_hold(&q, rx_msg(&e1, &f1, b1, 0x0), OUTQ_RX, 0,
+	    1000), 1);
+	assert_int_equal(q.deadline_ns, 1000 + OUTQ_RX_HOLD_NS);
+	memset(b1, 0xee, sizeof(b1));		/* the port reuses it */
+	/* A later TX stamp's bound is later: the deadline stays. */
+	assert_int_equal(outq_hold(&q, txts_msg(&e2, &t2, 77), OUTQ_TXTS, 0,
+	    2000), 0);
+	assert_int_equal(q.deadline_ns, 1000 + OUTQ_RX_HOLD_NS);
+	assert_false(outq_droppable(&q));
+	assert_int_equal(ipc_encode(rx_msg(&e3, &f3, b3, 0x8), next,
+	    sizeof(next), &nlen), IPC_OK);
+	len = outq_build(&q, next, nlen, out, sizeof(out));
+	assert_true(len > 0);
+	assert_int_equal(ipc_decode(&ptpsep__netd__netd_msg__descriptor, out,
+	    len, &m), IPC_OK);
+	got = (Ptpsep__Netd__NetdMsg *)m;
+	assert_int_equal(got->body_case, PTPSEP__NETD__NETD_MSG__BODY_BATCH);
+	assert_int_equal(got->batch->n_msgs, 3);
+	assert_int_equal(got->batch->msgs[0]->body_case,
+	    PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME);
+	assert_int_equal(got->batch->msgs[0]->rx_frame->payload.data[0], 0x0);
+	assert_int_equal(got->batch->msgs[0]->rx_frame->payload.data[6], 0x02);
+	assert_int_equal(got->batch->msgs[1]->body_case,
+	    PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP);
+	assert_int_equal(got->batch->msgs[1]->tx_timestamp->cookie, 77);
+	assert_int_equal(got->batch->msgs[2]->rx_frame->payload.data[0], 0x8);
+	ipc_free(m);
+}
+
+/* One held message alone goes as itself, not as a batch of one. */
+static void
+test_alone(void **state)
+{
+	Ptpsep__Netd__NetdMsg e, *got;
+	Ptpsep__Netd__TxTimestamp t;
+	uint8_t out[IPC_MAX_MSG];
+	ProtobufCMessage *m;
+	size_t len;
+
+	(void)state;
+	outq_clear(&q);
+	assert_int_equal(outq_build(&q, NULL, 0, out, sizeof(out)), 0);
+	assert_int_equal(outq_hold(&q, txts_msg(&e, &t, 5), OUTQ_TXTS, 1,
+	    0), 1);
+	assert_int_equal(q.deadline_ns, OUTQ_TXTS_HOLD_NS);
+	len = outq_build(&q, NULL, 0, out, sizeof(out));
+	assert_int_equal(ipc_decode(&ptpsep__netd__netd_msg__descriptor, out,
+	    len, &m), IPC_OK);
+	got = (Ptpsep__Netd__NetdMsg *)m;
+	assert_int_equal(got->body_case,
+	    PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP);
+	assert_int_equal(got->tx_timestamp->cookie, 5);
+	ipc_free(m);
+}
+
+/*
+ * At most OUTQ_HELD_MAX held, so that with the next message a batch is
+ * never longer than IPC_BATCH_MAX; an RxFrame held after a TX stamp
+ * brings the deadline forward; only RxFrames are droppable.
+ */
+static void
+test_bounds(void **state)
+{
+	Ptpsep__Netd__NetdMsg e[OUTQ_HELD_MAX + 1], *got;
+	Ptpsep__Netd__RxFrame f[OUTQ_HELD_MAX + 1];
+	Ptpsep__Netd__TxTimestamp t;
+	uint8_t b[OUTQ_HELD_MAX + 1][44], next[64], out[IPC_MAX_MSG];
+	ProtobufCMessage *m;
+	size_t i, nlen, len;
+
+	(void)state;
+	outq_clear(&q);
+	assert_int_equal(outq_hold(&q, txts_msg(&e[0], &t, 1), OUTQ_TXTS, 0,
+	    0), 1);
+	assert_int_equal(outq_hold(&q, rx_msg(&e[1], &f[1], b[1], 0), OUTQ_RX,
+	    0, 0), 1);
+	assert_int_equal(q.deadline_ns, OUTQ_RX_HOLD_NS);
+	for (i = 2; i < OUTQ_HELD_MAX; i++)
+		assert_true(outq_hold(&q, rx_msg(&e[i], &f[i], b[i], 0),
+		    OUTQ_RX, 0, 0) >= 0);
+	assert_int_equal(q.n, OUTQ_HELD_MAX);
+	assert_int_equal(outq_hold(&q, rx_msg(&e[i], &f[i], b[i], 0),
+	    OUTQ_RX, 0, 0), -1);
+	assert_int_equal(ipc_encode(rx_msg(&e[i], &f[i], b[i], 0x8), next,
+	    sizeof(next), &nlen), IPC_OK);
+	len = outq_build(&q, next, nlen, out, sizeof(out));
+	assert_int_equal(ipc_decode(&ptpsep__netd__netd_msg__descriptor, out,
+	    len, &m), IPC_OK);
+	got = (Ptpsep__Netd__NetdMsg *)m;
+	assert_int_equal(got->batch->n_msgs, IPC_BATCH_MAX);
+	ipc_free(m);
+	/* Too small an output: 0, nothing written past cap. */
+	assert_int_equal(outq_build(&q, next, nlen, out, 40), 0);
+	assert_false(outq_droppable(&q));
+	outq_clear(&q);
+	assert_int_equal(outq_hold(&q, rx_msg(&e[0], &f[0], b[0], 0), OUTQ_RX,
+	    0, 0), 1);
+	assert_true(outq_droppable(&q));
+	outq_clear(&q);
+	assert_int_equal(q.n, 0);
+	assert_int_equal(q.deadline_ns, 0);
+}
+
+/* Full-MTU frames: held while the bytes fit one datagram, then refused. */
+static void
+test_bytes_bound(void **state)
+{
+	static uint8_t big[IPC_MAX_PTP_PAYLOAD];
+	static uint8_t out[IPC_MAX_MSG];
+	Ptpsep__Netd__NetdMsg e;
+	Ptpsep__Netd__RxFrame f;
+	ProtobufCMessage *m;
+	size_t len;
+	int i, rc;
+
+	(void)state;
+	outq_clear(&q);
+	for (i = 0; i < OUTQ_HELD_MAX; i++) {
+		rx_msg(&e, &f, big, 0);
+		ptp(big, sizeof(big), 0x0, 1);
+		f.payload.len = sizeof(big);
+		rc = outq_hold(&q, &e.base, OUTQ_RX, 0, 0);
+		if (rc < 0)
+			break;
+	}
+	assert_true(q.n >= 1);
+	len = outq_build(&q, NULL, 0, out, sizeof(out));
+	assert_true(len > 0 && len <= IPC_MAX_MSG);
+	assert_int_equal(ipc_decode(&ptpsep__netd__netd_msg__descriptor, out,
+	    len, &m), IPC_OK);
+	ipc_free(m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rx_holds),
+		cmocka_unit_test(test_batch_in_order),
+		cmocka_unit_test(test_alone),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_bytes_bound),
+	};
+
+	return cmocka_run_group_tests_name("outq", tests, NULL, NULL);
+}
