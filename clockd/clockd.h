@@ -122,6 +122,10 @@ struct cport {
 	struct ptp_timestamp	 dreq_t3;
 	int			 dresp_early;	/* Delay_Resp before t3 */
 	struct delay_req	 dreq;
+	/* when the next Delay_Req is due (clock_now() ns): it leaves with
+	 * the first Sync sample from then on, or from t_delay one Sync
+	 * interval later (port_slave.c, slave_dreq_schedule()) */
+	int64_t			 dreq_due;
 
 	/* P2P initiator */
 	int			 pdreq_pending;
@@ -343,6 +347,7 @@ void	port_tx_ts(struct cport *p, unsigned type, uint16_t seq, int ok,
 void	port_link(struct cport *p, int up);
 void	port_netd_lost(struct cport *p);
 int64_t	port_interval_ns(int8_t log_interval);
+int64_t	port_random_ns(int64_t interval);
 const char *port_state_name(const struct cport *p);
 
 /* ---- port_master.c ---- */
@@ -358,6 +363,7 @@ void	slave_rx_sync(struct cport *p, const struct ptp_msg *m,
 	    const struct ptp_timestamp *t2);
 void	slave_rx_follow_up(struct cport *p, const struct ptp_msg *m);
 void	slave_send_delay_req(struct cport *p);
+void	slave_dreq_schedule(struct cport *p, int64_t from);
 void	slave_delay_req_tx_ts(struct cport *p, uint16_t seq,
 	    const struct ptp_timestamp *t3);
 void	slave_rx_delay_resp(struct cport *p, const struct ptp_msg *m);

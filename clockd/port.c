@@ -41,8 +41,12 @@ port_arm(struct cport *p, struct env_timer *t, int64_t ns)
 	env_timer_arm(&p->c->env, t, ns);
 }
 
-/* A random time in [0, 2 x interval), as ptp4l spreads Delay_Req (9.5.11.2). */
-static int64_t
+/*
+ * A random time in [0, 2 x interval), uniformly: the spacing of Delay_Req
+ * messages (IEEE 1588-2019 9.5.11.2), whose mean is the interval of
+ * logMinDelayReqInterval (7.7.2.4).
+ */
+int64_t
 port_random_ns(int64_t interval)
 {
 	return (int64_t)((double)random() / RAND_MAX * 2.0 * (double)interval);
@@ -209,8 +213,7 @@ port_enter(struct cport *p, enum fsm_state s)
 		port_arm_rx_timeout(p);
 		port_arm_sync_rx(p);
 		if (p->delay_mechanism == DM_E2E)
-			port_arm(p, p->t_delay, port_random_ns(port_interval_ns(
-			    p->log_min_delay_req_interval)));
+			slave_dreq_schedule(p, clock_now(p->c));
 		break;
 	default:
 		break;
@@ -299,9 +302,9 @@ port_ev_delay(void *arg)
 {
 	struct cport *p = arg;
 
+	/* No Sync sample since the Delay_Req was due: it goes alone. */
 	slave_send_delay_req(p);
-	port_arm(p, p->t_delay, port_random_ns(port_interval_ns(
-	    p->log_min_delay_req_interval)));
+	slave_dreq_schedule(p, clock_now(p->c));
 }
 
 static void

@@ -95,9 +95,11 @@ slave_rate_ratio(struct cport *p)
 		p->have_rr = 2;
 }
 
+static void slave_dreq_with_sync(struct cport *p);
+
 /* A complete Sync (+ Follow_Up): compute the offset and feed the servo. */
 static void
-slave_sync_complete(struct cport *p)
+slave_sync_sample(struct cport *p)
 {
 	int64_t offset, t1, t2;
 	int rc;
@@ -129,6 +131,13 @@ slave_sync_complete(struct cport *p)
 	    ptp_ns_sat_add(p->sync.corr_sync, p->sync.corr_follow_up), offset);
 	clock_synchronize(p->c, p, t2, offset,
 	    delay_scaled_to_ns(p->path_delay));
+}
+
+static void
+slave_sync_complete(struct cport *p)
+{
+	slave_sync_sample(p);
+	slave_dreq_with_sync(p);
 }
 
 void
@@ -208,6 +217,61 @@ slave_send_delay_req(struct cport *p)
 	m.hdr.correction = delay_req_correction(p->asymmetry);
 	if (msg_send(p, &m, NETD_DEST_PRIMARY, 1) != 0)
 		p->dreq_pending = 0;
+}
+
+/*
+ * The next Delay_Req is due at from plus a random time of mean
+ * logMinDelayReqInterval (port_random_ns(), 9.5.11.2).  It leaves with
+ * the first Sync sample from then on (slave_dreq_with_sync()), so that
+ * it, the servo's frequency change and the sample's work cost clockd one
+ * wake-up and netd one datagram (the outbox, netd_client.c; issue 13);
+ * t_delay, one and a half Sync intervals after the due time, sends it
+ * when Syncs have stopped coming.
+ */
+void
+slave_dreq_schedule(struct cport *p, int64_t from)
+{
+	int64_t now = clock_now(p->c);
+	int64_t sync = port_interval_ns(p->log_sync_interval);
+
+	p->dreq_due = from + port_random_ns(port_interval_ns(
+	    p->log_min_delay_req_interval));
+	/* A due time already past waits for the next Sync, one interval
+	 * from now: half an interval more lets that Sync come late. */
+	env_timer_arm(&p->c->env, p->t_delay,
+	    (p->dreq_due > now ? p->dreq_due - now : 0) + sync + sync / 2);
+}
+
+/*
+ * A Sync sample is done: the Delay_Req goes now when it is due.  The next
+ * due time counts from this one, not from now, so that waiting for a Sync
+ * does not stretch the mean interval (at one Delay_Req per Sync interval
+ * it would be 1.5 intervals); a due time more than DREQ_LAG intervals
+ * behind (Syncs slower than Delay_Reqs) is not caught up with.  Until the
+ * first path delay a Delay_Req goes with every sample that has a rate
+ * ratio (what slave_e2e_complete() needs), not waiting for its due time:
+ * the servo cannot start before (acquisition, as the timer's random first
+ * wait of up to two intervals made it slower).
+ */
+#define DREQ_LAG	2
+
+static void
+slave_dreq_with_sync(struct cport *p)
+{
+	int64_t now = clock_now(p->c);
+	int64_t from = p->dreq_due;
+	int64_t ival = port_interval_ns(p->log_min_delay_req_interval);
+
+	if (p->delay_mechanism != DM_E2E || !slave_state(p))
+		return;
+	if (!p->have_delay && p->have_rr == 1 && !p->dreq_pending)
+		from = now;
+	else if (now < from)
+		return;
+	slave_send_delay_req(p);
+	if (now - from > DREQ_LAG * ival)
+		from = now;
+	slave_dreq_schedule(p, from);
 }
 
 static void

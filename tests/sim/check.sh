@@ -41,7 +41,15 @@ fi
 # band-mean path delay (port_slave.c): the rows of fastsync_hw, pair_*_sw
 # (better), and chain10_*, extstep_sw, followup_sw, restart_hw,
 # slaveonly_hw, whose seed-1 max or lock moved up while over 10-20 seeds
-# their median RMS fell and their worst max did not rise.
+# their median RMS fell and their worst max did not rise.  Set again, the
+# rows that moved up only, when the E2E slave's Delay_Req began to leave
+# with the Sync sample it is due at (port_slave.c, issue 13): the draws of
+# every scenario's seed changed.  Over 8 seeds of every scenario the
+# median RMS fell by 11 % and the median max by 13 % (geometric means of
+# the ratios); wander_sw's lock was 910 s before as its median over 12
+# seeds (20 s was seed 14's luck).  passive_hw's s got worse: its servo
+# ignores the upstream step at 1200 s as spikes while its frequency is
+# off, in 11 of 40 seeds before and 18 of 40 after (max > 5 us).
 # scenario	node	rms	max	lock	steps	after	refus	unlck	states
 BOUNDS="
 bigoffset_hw	gm	1	2	2	0	0	0	2	2
@@ -58,8 +66,8 @@ chain10_hw	bc6	12	32	68	1	0	0	2	5
 chain10_hw	bc7	14	36	85	1	0	0	2	5
 chain10_hw	bc8	14	48	101	1	0	0	2	5
 chain10_hw	bc9	17	60	120	1	0	0	2	5
-chain10_hw	bc10	22	70	135	1	0	0	2	5
-chain10_hw	s	28	130	139	1	0	0	2	3
+chain10_hw	bc10	22	70	152	1	0	0	2	5
+chain10_hw	s	28	130	164	1	0	0	2	3
 chain10_sw	gm	-	-	-	0	0	0	-	2
 chain10_sw	bc1	172	365	19	1	0	0	2	5
 chain10_sw	bc2	249	487	27	1	0	0	2	5
@@ -70,7 +78,7 @@ chain10_sw	bc6	782	5549	67	1	0	0	2	5
 chain10_sw	bc7	993	1908	84	1	0	0	2	5
 chain10_sw	bc8	1189	2398	91	1	0	0	2	5
 chain10_sw	bc9	1405	3883	108	1	0	0	2	5
-chain10_sw	bc10	1669	3835	114	1	0	0	2	5
+chain10_sw	bc10	1669	3835	117	1	0	0	2	5
 chain10_sw	s	1948	4253	196	1	0	0	2	3
 clockclass_hw	gm1	-	-	-	0	0	0	-	4
 clockclass_hw	gm2	-	-	-	0	0	0	-	4
@@ -95,17 +103,17 @@ failover3_sw	gm3	-	-	-	0	0	0	-	7
 failover3_sw	s1	193	556	20	1	0	0	2	11
 failover3_sw	s2	218	496	18	1	0	0	2	11
 fastsync_hw	gm	1	2	2	0	0	0	2	2
-fastsync_hw	s1	115	221	18	1	0	0	2	3
+fastsync_hw	s1	115	315	18	1	0	0	2	3
 fastsync_sw	gm	1	2	2	0	0	0	2	2
-fastsync_sw	s1	70	168	11	1	0	0	2	3
+fastsync_sw	s1	86	238	11	1	0	0	2	3
 followup_hw	gm	1	2	2	0	0	0	2	2
 followup_hw	s1	4	13	23	1	0	0	2	3
 followup_sw	gm	1	2	2	0	0	0	2	2
-followup_sw	s1	111	246	36	1	0	0	2	3
+followup_sw	s1	161	311	36	1	0	0	2	3
 freq500_hw	gm	1	2	2	0	0	0	2	2
 freq500_hw	s1	5	14	15	1	0	0	2	3
 freq500_sw	gm	1	2	2	0	0	0	2	2
-freq500_sw	s1	174	460	18	1	0	0	2	3
+freq500_sw	s1	174	460	28	1	0	0	2	3
 latestart_hw	gm	1	2	2	0	0	0	2	2
 latestart_hw	s1	5	13	-	1	0	0	2	3
 latestart_hw	s2	5	12	-	1	0	0	2	3
@@ -127,28 +135,28 @@ netdrestart_sw	s1	-	-	23	2	1	0	19	10
 pair_e2e_hw	gm	-	-	-	0	0	0	-	2
 pair_e2e_hw	s1	5	14	15	1	0	0	2	3
 pair_e2e_sw	gm	-	-	-	0	0	0	-	2
-pair_e2e_sw	s1	109	290	18	1	0	0	2	3
+pair_e2e_sw	s1	109	290	24	1	0	0	2	3
 pair_p2p_hw	gm	-	-	-	0	0	0	-	2
 pair_p2p_hw	s1	5	15	13	1	0	0	2	3
 pair_p2p_sw	gm	-	-	-	0	0	0	-	2
 pair_p2p_sw	s1	146	517	16	1	0	0	2	3
 passive_hw	gm	-	-	-	0	0	0	-	6
-passive_hw	bc	87	1575	16	1	0	0	8	15
-passive_hw	s	110	2872	26	1	0	0	5	3
+passive_hw	bc	102	2127	16	1	0	0	8	15
+passive_hw	s	367	8939	26	1	0	0	12	3
 passive_sw	gm	-	-	-	0	0	0	-	6
 passive_sw	bc	132	413	19	1	0	0	2	15
 passive_sw	s	313	1280	132	1	0	0	2	3
 restart_hw	gm	1	2	2	0	0	0	2	3
 restart_hw	s1	6	52	15	1	0	0	2	8
 restart_sw	gm	1	2	2	0	0	0	2	3
-restart_sw	s1	223	2331	19	1	0	0	10	8
+restart_sw	s1	223	2331	26	1	0	0	10	8
 slaveonly_hw	gm1	116	117	2	0	0	0	2	2
 slaveonly_hw	gm2	1	2	2	0	0	0	2	2
 slaveonly_hw	s1	87	168	16	1	0	0	2	6
 slaveonly_hw	s2	85	170	16	1	0	0	2	6
 slaveonly_sw	gm1	116	117	2	0	0	0	2	2
 slaveonly_sw	gm2	1	2	2	0	0	0	2	2
-slaveonly_sw	s1	282	636	24	1	0	0	2	6
+slaveonly_sw	s1	282	636	41	1	0	0	2	6
 slaveonly_sw	s2	225	479	19	1	0	0	2	6
 slew_hw	gm	1	2	2	0	0	0	2	2
 slew_hw	s1	4	8	275	0	0	0	2	3
@@ -157,7 +165,7 @@ slew_sw	s1	82	208	267	0	0	0	2	3
 wander_hw	gm	1	2	2	0	0	0	2	2
 wander_hw	s1	9	27	17	1	0	0	2	3
 wander_sw	gm	1	2	2	0	0	0	2	2
-wander_sw	s1	398	935	20	1	0	0	2	3
+wander_sw	s1	568	5273	1738	1	0	0	2	3
 "
 
 # summary FILE NODE FIELD: the value of FIELD= on NODE's SUMMARY line.
@@ -409,8 +417,10 @@ fi
 # frame moved (|offset| at the sample after the step: measured at most
 # 2.0 us, bound 3 us; before kalman's 5-sample acquisition and the rate
 # ratio check, seed 1 was -20.6 us), and the median lock_s - slave_s is
-# at most 8 s (measured 7.0 s; before, 10.5 s).  Over 100 seeds now:
-# median 8 s, 68 of 100 within 10 s (tests/bench/results/servo.md).
+# at most 9 s (measured 7.0 s; before, 10.5 s; 8.9 s since the Delay_Req
+# leaves with the Sync, while over 60 seeds the median went from 7.7 to
+# 7.6 s).  Over 100 seeds before that: median 8 s, 68 of 100 within 10 s
+# (tests/bench/results/servo.md).
 acq_bad= acq_locks=
 for s in 1 2 3 4 5 6 7 8 9 10; do
 	out=$tmp/acq.$s
@@ -424,10 +434,10 @@ for s in 1 2 3 4 5 6 7 8 9 10; do
 done
 acq_med=$(echo $acq_locks | tr ' ' '\n' | sort -n |
     awk '{ v[NR] = $1 } END { print (v[5] + v[6]) / 2 }')
-if [ -z "$acq_bad" ] && le "$acq_med" 8; then
+if [ -z "$acq_bad" ] && le "$acq_med" 9; then
 	pass "pair_e2e_sw seeds 1-10: |offset| after the step <= 3 us, median lock $acq_med s after slave (each:$acq_locks)"
 else
-	fail "pair_e2e_sw seeds 1-10: step off:${acq_bad:- none}; median lock $acq_med s after slave (bound 8;$acq_locks)"
+	fail "pair_e2e_sw seeds 1-10: step off:${acq_bad:- none}; median lock $acq_med s after slave (bound 9;$acq_locks)"
 fi
 
 # Hardware time stamps with packet delay variation (issue 12, item 5):

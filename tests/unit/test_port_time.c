@@ -10,6 +10,9 @@
  * counted), never used.  The frames go through port_rx(), as netd would
  * hand them over, with the log level at debug so every debug argument is
  * evaluated.
+ *
+ * And when the E2E slave's Delay_Req leaves: with the Sync sample it is
+ * due at (port_slave.c, issue 13).
  */
 #include "config.h"
 
@@ -29,15 +32,57 @@
 
 static struct clockd clk;
 
-/* The engine's "now" (env.h); these frames need nothing else of it. */
+/* The engine's "now" (env.h), its timers and its sends to netd: the
+ * frames sent and the last arming of a timer are recorded. */
+static int64_t now_ns = 1000000000LL;
+static struct {
+	int		 nsent;
+	unsigned	 type[8];	/* messageType of each frame sent */
+	int		 narm;
+	int64_t		 arm_ns;	/* the last timer_arm's delay */
+} E;
+
 static int64_t
 fake_now(void *ctx)
 {
 	(void)ctx;
-	return 1000000000LL;
+	return now_ns;
 }
 
-static const struct env_ops fake_ops = { .now = fake_now };
+static void
+fake_timer_arm(void *ctx, struct env_timer *t, int64_t delay_ns)
+{
+	(void)ctx;
+	(void)t;
+	E.narm++;
+	E.arm_ns = delay_ns;
+}
+
+static int
+fake_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
+    const struct netd_addr *unicast, const uint8_t *payload, size_t len,
+    uint64_t cookie, int want_ts, const uint8_t *fu, size_t fu_len)
+{
+	(void)ctx;
+	(void)port;
+	(void)event;
+	(void)dest;
+	(void)unicast;
+	(void)cookie;
+	(void)want_ts;
+	(void)fu;
+	(void)fu_len;
+	assert_true(len > 0);
+	assert_true(E.nsent < 8);
+	E.type[E.nsent++] = payload[0] & 0x0f;
+	return 0;
+}
+
+static const struct env_ops fake_ops = {
+	.now = fake_now,
+	.timer_arm = fake_timer_arm,
+	.send_frame = fake_send_frame,
+};
 static const uint8_t own_id[PTP_CLOCK_ID_LEN] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 static const uint8_t peer_id[PTP_CLOCK_ID_LEN] = { 2, 2, 2, 2, 2, 2, 2, 2 };
 
@@ -47,6 +92,8 @@ setup(void **state)
 	struct cport *p = &clk.ports[0];
 
 	memset(&clk, 0, sizeof(clk));
+	memset(&E, 0, sizeof(E));
+	now_ns = 1000000000LL;
 	clk.env.ops = &fake_ops;
 	memcpy(clk.dds.clock_identity, own_id, PTP_CLOCK_ID_LEN);
 	clk.slave_port = -1;
@@ -234,6 +281,86 @@ test_follow_up_overflow(void **state)
 	assert_int_equal(p->last_sync_valid, 1);
 }
 
+/* A one-step Sync from the master, sent at sec s and received at s + 1 us
+ * (the engine's monotonic clock at s s). */
+static void
+sync_at(struct cport *p, uint16_t seq, uint64_t s)
+{
+	struct ptp_msg m;
+
+	now_ns = (int64_t)s * 1000000000LL;
+	memset(&m, 0, sizeof(m));
+	m.hdr.message_type = PTP_MT_SYNC;
+	m.hdr.sequence_id = seq;
+	m.body.sync.origin_timestamp = (struct ptp_timestamp){ s, 499 };
+	rx(p, &m, s);
+}
+
+/*
+ * The E2E slave's Delay_Req leaves while the Sync sample is processed,
+ * once it is due (issue 13: one clockd wake-up, one datagram to netd with
+ * the servo's frequency change): not before its due time, and at the
+ * first sample after it, with the next due time counted from this one
+ * and t_delay armed as the fallback one and a half Sync intervals after
+ * it.  Until the first path delay it goes with the first sample that has
+ * a rate ratio, due or not.
+ */
+static void
+test_dreq_with_sync(void **state)
+{
+	struct cport *p = *state;
+	int64_t due;
+
+	/* no path delay (so no clock_synchronize() here), and each time
+	 * one Sync only: no rate ratio, the due time rules */
+	p->delay_mechanism = DM_E2E;
+	p->dreq_due = 10500000000LL;	/* 10.5 s */
+	sync_at(p, 1, 10);
+	assert_int_equal(p->last_sync_valid, 1);
+	assert_int_equal(E.nsent, 0);		/* not yet due */
+	p->last_sync_valid = 0;
+	sync_at(p, 2, 11);
+	assert_int_equal(E.nsent, 1);		/* due: with this sample */
+	assert_int_equal(E.type[0], PTP_MT_DELAY_REQ);
+	assert_int_equal(p->dreq_pending, 1);
+	assert_int_equal(p->dreq_seq, 0);
+	/* the next one counts from 10.5 s, not from now */
+	due = p->dreq_due;
+	assert_true(due >= 10500000000LL && due < 12500000000LL);
+	assert_true(E.narm >= 1);
+	assert_int_equal(E.arm_ns, (due > now_ns ? due - now_ns : 0) +
+	    1500000000LL);
+	/* acquisition: a rate ratio and no path delay yet */
+	p->dreq_due = 100000000000LL;		/* far away */
+	p->prev_sync_valid = 0;
+	p->last_sync_valid = 0;
+	p->dreq_pending = 0;
+	E.nsent = 0;
+	sync_at(p, 3, 20);
+	assert_int_equal(p->have_rr, 0);
+	assert_int_equal(E.nsent, 0);
+	sync_at(p, 4, 21);
+	assert_int_equal(p->have_rr, 1);
+	assert_int_equal(E.nsent, 1);
+	assert_int_equal(E.type[0], PTP_MT_DELAY_REQ);
+	/* once one is in flight, not again until it is due */
+	sync_at(p, 5, 22);
+	assert_int_equal(E.nsent, 1);
+}
+
+/* P2P: a Sync sample sends nothing (the Pdelay_Req has its own timer). */
+static void
+test_no_dreq_p2p(void **state)
+{
+	struct cport *p = *state;
+
+	p->dreq_due = 0;
+	sync_at(p, 1, 10);
+	sync_at(p, 2, 11);
+	assert_int_equal(p->last_sync_valid, 1);
+	assert_int_equal(E.nsent, 0);
+}
+
 int
 main(void)
 {
@@ -248,6 +375,10 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_follow_up_overflow,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dreq_with_sync, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_no_dreq_p2p, setup,
+		    teardown),
 	};
 
 	/* debug: every argument of every debug line is evaluated */
