@@ -33,6 +33,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # ---- Debian packages ---------------------------------------------------------
+# The static daemons (configure's default) link the .a files these ship:
+# libc6-dev (from build-essential), libevent-dev, libprotobuf-c-dev,
+# libcap-ng-dev, libseccomp-dev.
 pkgs=(build-essential autoconf automake libtool pkg-config
       libevent-dev libprotobuf-c-dev protobuf-c-compiler libcap-ng-dev
       libcmocka-dev clang libclang-rt-14-dev llvm iproute2 linuxptp tshark
