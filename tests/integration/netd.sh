@@ -23,6 +23,10 @@
 #      min_adj_interval_ms), announced in ClockInfo, refusals counted
 #   g. netd runs as ptpsep-netd, no_new_privs, minimal capabilities
 #   h. the interface deleted and re-created: the port comes back by itself
+#   i. batches (doc/design.md "Batches"): a two-step Sync and its Follow_Up
+#      reach the client in one NetdBatch, a lone one alone; a TX timestamp
+#      is held and still arrives; a batch from the client is acted on in
+#      order; malformed batches close the connection (in f)
 #
 # Needs root; BUILD names the build directory.  Removes what it created,
 # also on failure.  Exit 0 when every check passed.
@@ -455,8 +459,41 @@ check "L2 general Announce to the peer-delay address on the wire" \
 check "L2 Delay_Req unicast to the learned peer $macb, TX timestamp OK" \
 	bash -c "grep -qE 'dst=$macb src=$maca .*msg=delay_req seq=4301' '$out' && grep -q 'status=TXTS_OK' '$tmp/send2.out'"
 
+# i. batches: what netd holds for clockd leaves with what comes next
+out="$tmp/batch1.out"
+if recv_start "$out" --count 2 --timeout 5; then
+	inB inject "$ifb" --msg sync --seq 6001 --follow-up >/dev/null
+fi
+recv_end || true
+check "L2 two-step Sync and its Follow_Up reach the client in one NetdBatch" \
+	bash -c "grep -qE '^BATCH id=[0-9]+ n=2 members=sync,follow_up\$' '$out' &&
+		grep -qE '^RX .*msg=sync seq=6001 ' '$out' &&
+		grep -qE '^RX .*msg=follow_up seq=6001 ' '$out'" || cat "$out"
+out="$tmp/batch2.out"
+if recv_start "$out" --count 1 --timeout 5; then
+	inB inject "$ifb" --msg sync --seq 6002 >/dev/null
+fi
+recv_end || true
+check "L2 a lone two-step Sync reaches the client alone (after the 2 ms hold)" \
+	bash -c "grep -qE '^RX .*msg=sync seq=6002 ' '$out' && ! grep -q '^BATCH' '$out'" ||
+	cat "$out"
+bout="$tmp/batch3.out"
+"$CLIENT" send "$SOCK" --msg delay_req --seq 6003 --want-ts --cookie 0x6003 >"$bout" 2>&1 || true
+check "L2 held TxTimestamp of a TxFrame without follow_up arrives alone: $(grep '^TXTS' "$bout" | sed 's/.*wait_ms=/wait_ms=/')" \
+	grep -qE '^TXTS cookie=0x6003 match=1 port=0 status=TXTS_OK .* wait_ms=([0-9]|[1-9][0-9]|[1-4][0-9][0-9])$' "$bout" ||
+	cat "$bout"
+bout="$tmp/batch4.out"
+"$CLIENT" send "$SOCK" --msg delay_req --seq 6004 --want-ts --cookie 0x6004 --batch-freq 1234.5 >"$bout" 2>&1 || true
+check "L2 a NetdBatch of TxFrame + ClockRequest(adj_freq) + read is acted on in order" \
+	bash -c "grep -q '^TXTS cookie=0x6004 match=1 .*status=TXTS_OK' '$bout' &&
+		grep -q '^BATCHFREQ id=4243 status=CLOCK_STATUS_OK freq_ppb=1234.500' '$bout'" ||
+	cat "$bout"
+sleep 0.3	# min_adj_interval_ms; the clock tests below start from 0 ppb
+"$CLIENT" clock "$SOCK" freq 0 >/dev/null 2>&1 || fail "L2 frequency back to 0"
+
 # f. hostile clients, each followed by a normal one
-for c in nonptp wrongclass badport badlen oversize garbage nohello version unicast nan gents empty; do
+for c in nonptp wrongclass badport badlen oversize garbage nohello version unicast nan gents empty \
+	batch_empty batch_nine batch_nested batch_hello batch_rx; do
 	hout="$tmp/hostile-$c.out"
 	if "$CLIENT" hostile "$SOCK" "$c" >"$hout" 2>&1; then
 		pass "hostile $c: $(grep '^RESULT' "$hout" | sed 's/^RESULT //')"
@@ -500,7 +537,7 @@ still_serving "  netd serves the next client after a silent one"
 # cases above close many connections): the Error netd sent says why.
 check "netd told the silent client why (Error: no Hello within 5 s)" \
 	grep -q '^RESULT .*why=1' "$hout"
-# A client that stops reading while 10000 Syncs arrive (more than netd's
+# A client that stops reading while 13000 frames arrive (more than netd's
 # 1 MiB send buffer holds), then asks for clock reads, and keeps asking
 # without reading: the RxFrames beyond the queue are dropped and counted;
 # a ClockReply may not be, so once one does not fit netd closes the
@@ -512,8 +549,15 @@ hout="$tmp/hostile-noread.out"
 "$CLIENT" hostile "$SOCK" noread >"$hout" 2>&1 &
 nr=$!; pids+=("$nr")
 wait_line "$hout" '^READY' 5 || true
+# Announces, which netd never holds, so that each is a datagram of its own
+# as before batches (10000 two-step Syncs travel 7 to a NetdBatch and fit
+# the queue); then two-step Syncs, held and batched into the full queue.
 for i in 1 2 3 4 5 6 7 8 9 10; do
-	inB inject "$ifb" --msg sync --seq 7000 --count 1000 >/dev/null
+	inB inject "$ifb" --msg announce --seq 7000 --count 1000 >/dev/null
+	sleep 0.3
+done
+for i in 1 2 3; do
+	inB inject "$ifb" --msg sync --seq 8000 --count 1000 >/dev/null
 	sleep 0.3
 done
 if wait "$nr"; then

@@ -11,11 +11,14 @@
  *       [--seq N] [--cookie C] [--want-ts] [--follow-up]
  *       (--follow-up: with a Follow_Up for netd to complete and send; then
  *       no TxTimestamp is the success: "TXTS none")
+ *       [--batch-freq PPB] (in one NetdBatch with a ClockRequest that
+ *       sets the frequency and a read behind it: "BATCHFREQ freq_ppb=F")
  *   netd_client clock SOCK OP [ARG] ...    OP: read, status, freq PPB, step NS
  *   netd_client hostile SOCK CASE          (netd_client help lists them)
  *   netd_client info CTLSOCK
  *   netd_client inject IFACE (--msg TYPE|--hex HEX) [--seq N] [--vlan VID]
- *       [--dst MAC] [--ethertype T] [--count N]
+ *       [--dst MAC] [--ethertype T] [--count N] [--follow-up]
+ *       (--follow-up: each message followed by a Follow_Up of its seq)
  *   netd_client flood IFACE --count N [--dst MAC]
  *   netd_client udpsend --dst ADDR --ifname IF [--port P] (--msg|--hex)
  *       [--seq N] [--count N]
@@ -23,6 +26,8 @@
  *   netd_client sniff IFACE --proto l2|ip4|ip6 [--count N] [--timeout S]
  *
  * Output is one line per event, "KEY k=v k=v ...", for the script to grep.
+ * A NetdBatch from netd is one line "BATCH id=N n=K members=a,b,..." and
+ * then its members, each printed as if it had come alone.
  * Exit status: 0 when what was asked for happened, 1 on failure, 2 on bad
  * usage, 3 on a timeout.
  *
@@ -50,7 +55,9 @@ usage(void)
 	    "hostile cases: nonptp wrongclass badport oversize garbage "
 	    "nohello version\n"
 	    "       unicast nan gents empty busy perm bigstep adjburst "
-	    "badfu\n");
+	    "badfu\n"
+	    "       batch_empty batch_nine batch_nested batch_hello "
+	    "batch_rx\n");
 	exit(2);
 }
 
@@ -249,6 +256,10 @@ opts_parse(struct opts *o, int argc, char **argv, int first)
 			o->udp_port = (unsigned)strtoul(v, NULL, 0);
 		else if (strcmp(a, "--proto") == 0)
 			o->proto = v;
+		else if (strcmp(a, "--batch-freq") == 0) {
+			o->batch_freq = 1;
+			o->freq_ppb = strtod(v, NULL);
+		}
 		else
 			usage();
 	}

@@ -37,6 +37,8 @@ struct opts {
 	uint64_t cookie;
 	int want_ts;
 	int follow_up;		/* send: TxFrame.follow_up with the Sync */
+	int batch_freq;		/* send: in a NetdBatch with ClockAdjFreq */
+	double freq_ppb;	/* ... of this frequency */
 	int vlan;		/* -1: untagged */
 	int pcp;		/* 802.1p priority of the tag */
 	const char *dst;

@@ -276,6 +276,61 @@ hostile_adjburst(const char *path)
 	    wrong_freq == 0 && (ok == 1 || min_gap >= ivl - 20000000) ? 0 : 1;
 }
 
+/*
+ * NetdBatches netd must refuse (netd.proto): empty, longer than
+ * IPC_BATCH_MAX, holding a batch or a Hello (ipc_check), or holding an
+ * RxFrame, which only netd sends (relay.c).  Each closes the connection
+ * with ERROR_PROTOCOL before the TxFrame tx behind the culprit is sent.
+ */
+static void
+hostile_batch(int fd, const char *which, NetdMsg *tx)
+{
+	NetdMsg env = PTPSEP__NETD__NETD_MSG__INIT;
+	NetdMsg inner = PTPSEP__NETD__NETD_MSG__INIT;
+	NetdMsg other = PTPSEP__NETD__NETD_MSG__INIT;
+	NetdMsg *members[IPC_BATCH_MAX + 1], *one[1] = { tx };
+	Ptpsep__Netd__NetdBatch b = PTPSEP__NETD__NETD_BATCH__INIT;
+	Ptpsep__Netd__NetdBatch nb = PTPSEP__NETD__NETD_BATCH__INIT;
+	Ptpsep__Netd__RxFrame rx = PTPSEP__NETD__RX_FRAME__INIT;
+	Ptpsep__Hello h;
+	size_t i;
+
+	for (i = 0; i < IPC_BATCH_MAX + 1; i++)
+		members[i] = tx;
+	b.msgs = members;
+	env.body_case = PTPSEP__NETD__NETD_MSG__BODY_BATCH;
+	env.batch = &b;
+	if (strcmp(which, "empty") == 0) {
+		b.n_msgs = 0;
+	} else if (strcmp(which, "nine") == 0) {
+		b.n_msgs = IPC_BATCH_MAX + 1;
+	} else if (strcmp(which, "nested") == 0) {
+		nb.n_msgs = 1;
+		nb.msgs = one;
+		inner.body_case = PTPSEP__NETD__NETD_MSG__BODY_BATCH;
+		inner.batch = &nb;
+		members[1] = &inner;
+		b.n_msgs = 2;
+	} else if (strcmp(which, "hello") == 0) {
+		ipc_hello_init(&h, PTPSEP__ROLE__ROLE_CLOCKD);
+		other.body_case = PTPSEP__NETD__NETD_MSG__BODY_HELLO;
+		other.hello = &h;
+		members[1] = &other;
+		b.n_msgs = 2;
+	} else if (strcmp(which, "rx") == 0) {
+		rx.msg_class = tx->tx_frame->msg_class;
+		rx.payload = tx->tx_frame->payload;
+		other.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
+		other.rx_frame = &rx;
+		members[0] = &other;
+		b.n_msgs = 2;
+	} else {
+		usage();
+	}
+	printf("SENT batch of %zu (%s)\n", b.n_msgs, which);
+	send_raw_msg(fd, &env);
+}
+
 int
 cmd_hostile(const char *path, const char *name)
 {
@@ -476,6 +531,8 @@ cmd_hostile(const char *path, const char *name)
 		f.follow_up.data = fu;
 		f.follow_up.len = build_msg("follow_up", 2, fu, sizeof(fu));
 		send_raw_msg(fd, &m);
+	} else if (strncmp(name, "batch_", 6) == 0) {
+		hostile_batch(fd, name + 6, &m);
 	} else if (strcmp(name, "empty") == 0) {
 		/* A 0-byte datagram reads as end of file: closed, no Error. */
 		if (send(fd, "", 0, MSG_EOR | MSG_NOSIGNAL) != 0)

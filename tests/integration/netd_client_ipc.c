@@ -64,10 +64,79 @@ unix_connect(const char *path)
 }
 
 /*
+ * The members of the last NetdBatch received, packed again, handed out one
+ * by one as if each had come alone (netd.proto): every caller then sees
+ * (and frees) single messages.  The batch itself is announced on a line
+ * of its own, "BATCH id=N n=K members=a,b", for the script to grep.
+ */
+static struct {
+	uint8_t		buf[IPC_MAX_MSG];
+	size_t		off[IPC_BATCH_MAX], len[IPC_BATCH_MAX];
+	size_t		n, next;
+	unsigned	id;
+} unbatch;
+
+/* A member's short name: the PTP message of an RxFrame, else its body. */
+static const char *
+member_name(const NetdMsg *m)
+{
+	switch (m->body_case) {
+	case PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME:
+		return m->rx_frame->payload.len > 0 ?
+		    ptp_type_name(m->rx_frame->payload.data[0]) : "rx";
+	case PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP:
+		return "txts";
+	case PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY:
+		return "clock_reply";
+	case PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT:
+		return "link";
+	default:
+		return "other";
+	}
+}
+
+/* Keeps the members of b for recv_netd(); prints the BATCH line. */
+static void
+unbatch_keep(const NetdMsg *b)
+{
+	size_t i, used = 0, len;
+
+	unbatch.id++;
+	unbatch.n = unbatch.next = 0;
+	printf("BATCH id=%u n=%zu members=", unbatch.id, b->batch->n_msgs);
+	for (i = 0; i < b->batch->n_msgs; i++) {
+		const NetdMsg *m = b->batch->msgs[i];
+
+		if (ipc_encode(&m->base, unbatch.buf + used,
+		    sizeof(unbatch.buf) - used, &len) != IPC_OK)
+			die("batch member %zu: %s", i, ipc_detail());
+		unbatch.off[i] = used;
+		unbatch.len[i] = len;
+		used += len;
+		printf("%s%s", i ? "," : "", member_name(m));
+	}
+	printf("\n");
+	unbatch.n = b->batch->n_msgs;
+}
+
+static int
+unbatch_next(NetdMsg **m)
+{
+	ProtobufCMessage *pm;
+	size_t i = unbatch.next++;
+	int rc;
+
+	rc = ipc_decode(&ptpsep__netd__netd_msg__descriptor,
+	    unbatch.buf + unbatch.off[i], unbatch.len[i], &pm);
+	*m = (NetdMsg *)pm;
+	return rc;
+}
+
+/*
  * One message within timeout_ms.  Returns IPC_OK, IPC_E_EOF (closed),
  * IPC_E_AGAIN (timeout) or another ipc error.  A ECONNRESET (netd closed
  * with our last datagram unread) is read past: the Error netd queued before
- * closing is still behind it.
+ * closing is still behind it.  A NetdBatch is returned member by member.
  */
 int
 recv_netd(int fd, int timeout_ms, NetdMsg **m)
@@ -77,6 +146,8 @@ recv_netd(int fd, int timeout_ms, NetdMsg **m)
 	int rc, resets = 0;
 
 	*m = NULL;
+	if (unbatch.next < unbatch.n)
+		return unbatch_next(m);
 	for (;;) {
 		int64_t left = (end - now_ns(CLOCK_MONOTONIC)) / 1000000;
 
@@ -91,6 +162,12 @@ recv_netd(int fd, int timeout_ms, NetdMsg **m)
 		if (rc == IPC_E_SYS && errno == ECONNRESET && resets++ < 2) {
 			printf("NOTE recv: ECONNRESET (read past it)\n");
 			continue;
+		}
+		if (rc == IPC_OK &&
+		    (*m)->body_case == PTPSEP__NETD__NETD_MSG__BODY_BATCH) {
+			unbatch_keep(*m);
+			ipc_free(&(*m)->base);
+			return unbatch_next(m);
 		}
 		return rc;
 	}
@@ -353,6 +430,68 @@ fill_tx(const struct opts *o, Ptpsep__Netd__TxFrame *f,
 	f->want_tx_ts = o->want_ts;
 }
 
+#define BATCH_FREQ_ID	4242
+#define BATCH_READ_ID	4243
+
+/*
+ * Sends tx in one NetdBatch with a ClockRequest setting the frequency to
+ * ppb and a read behind it (netd answers only the read): netd acts on the
+ * members in order as if each had come alone.  0, or -1.
+ */
+static int
+send_batch_freq(int fd, NetdMsg *tx, double ppb)
+{
+	NetdMsg env = PTPSEP__NETD__NETD_MSG__INIT;
+	NetdMsg fm = PTPSEP__NETD__NETD_MSG__INIT;
+	NetdMsg rm = PTPSEP__NETD__NETD_MSG__INIT;
+	NetdMsg *members[3] = { tx, &fm, &rm };
+	Ptpsep__Netd__NetdBatch b = PTPSEP__NETD__NETD_BATCH__INIT;
+	Ptpsep__Netd__ClockRequest fr = PTPSEP__NETD__CLOCK_REQUEST__INIT;
+	Ptpsep__Netd__ClockRequest rr = PTPSEP__NETD__CLOCK_REQUEST__INIT;
+	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
+	Ptpsep__Netd__ClockRead rd = PTPSEP__NETD__CLOCK_READ__INIT;
+
+	fr.id = BATCH_FREQ_ID;
+	fr.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ;
+	af.freq_ppb = ppb;
+	fr.adj_freq = &af;
+	fm.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
+	fm.clock_request = &fr;
+	rr.id = BATCH_READ_ID;
+	rr.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
+	rr.read = &rd;
+	rm.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
+	rm.clock_request = &rr;
+	b.n_msgs = 3;
+	b.msgs = members;
+	env.body_case = PTPSEP__NETD__NETD_MSG__BODY_BATCH;
+	env.batch = &b;
+	if (ipc_check(&env.base) != IPC_OK)
+		return -1;
+	return ipc_send_netd(fd, &env) == IPC_OK ? 0 : -1;
+}
+
+/* The read's reply: "BATCHFREQ id=.. status=.. freq_ppb=F"; 1 when OK. */
+static int
+wait_batch_freq(int fd)
+{
+	NetdMsg *r;
+	int ok;
+
+	if (clock_wait_reply(fd, BATCH_READ_ID, 0, 2000, NULL, &r) != IPC_OK) {
+		printf("BATCHFREQ none\n");
+		return 0;
+	}
+	printf("BATCHFREQ id=%llu status=%s freq_ppb=%.3f\n",
+	    (unsigned long long)r->clock_reply->id,
+	    enum_name(&ptpsep__netd__clock_status__descriptor,
+	    r->clock_reply->status), r->clock_reply->freq_ppb);
+	ok = r->clock_reply->status ==
+	    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+	ipc_free(&r->base);
+	return ok;
+}
+
 int
 cmd_send(const char *path, const struct opts *o)
 {
@@ -375,7 +514,10 @@ cmd_send(const char *path, const struct opts *o)
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
 	m.tx_frame = &f;
 	sent_rt = now_ns(CLOCK_REALTIME);
-	if ((rc = ipc_send_netd(fd, &m)) != IPC_OK)
+	if (o->batch_freq) {
+		if (send_batch_freq(fd, &m, o->freq_ppb) != 0)
+			die("send the batch: %s", ipc_detail());
+	} else if ((rc = ipc_send_netd(fd, &m)) != IPC_OK)
 		die("send TxFrame: %s (%s)", ipc_strerror(rc), ipc_detail());
 	printf("SENT len=%zu cookie=0x%llx want_ts=%d realtime_ns=%lld\n", len,
 	    (unsigned long long)o->cookie, o->want_ts, (long long)sent_rt);
@@ -404,17 +546,21 @@ cmd_send(const char *path, const struct opts *o)
 			    &ptpsep__netd__tx_ts_status__descriptor, t->status);
 
 			printf("TXTS cookie=0x%llx match=%d port=%u status=%s "
-			    "ts_ns=%lld ts_source=%s\n",
+			    "ts_ns=%lld ts_source=%s wait_ms=%lld\n",
 			    (unsigned long long)t->cookie, t->cookie == o->cookie,
 			    t->port_index, st, t->ts ? (long long)ts_ns(t->ts) :
 			    0LL, t->ts_source ==
 			    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE ? "sw" :
 			    t->ts_source == PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE ?
-			    "hw" : "none");
+			    "hw" : "none",
+			    (long long)((now_ns(CLOCK_REALTIME) - sent_rt) /
+			    1000000));
 			ok = t->cookie == o->cookie &&
 			    t->status == PTPSEP__NETD__TX_TS_STATUS__TXTS_OK &&
 			    t->ts != NULL;
 			ipc_free(&r->base);
+			if (o->batch_freq && ok)
+				ok = wait_batch_freq(fd);
 			break;
 		}
 		rc = print_other(r);

@@ -132,6 +132,14 @@ cmd_inject(const char *ifname, const struct opts *o)
 		len = opts_payload(&oi, payload, sizeof(payload));
 		if (rawtx_send(&t, dst, o->vlan, o->ethertype, payload, len) != 0)
 			die("sendto: %s", strerror(errno));
+		/* --follow-up: each two-step message's Follow_Up right behind */
+		if (o->follow_up) {
+			len = build_msg("follow_up", oi.seq, payload,
+			    sizeof(payload));
+			if (rawtx_send(&t, dst, o->vlan, o->ethertype, payload,
+			    len) != 0)
+				die("sendto: %s", strerror(errno));
+		}
 	}
 	printf("INJECTED %ld frames type=0x%04x vlan=%d pcp=%d dst=%s src=%s\n",
 	    o->count, o->ethertype, o->vlan, o->pcp, fmt_mac(dst),
