@@ -18,6 +18,15 @@
 #     frames that netd relayed in the window (rx + tx of `ptpctl netd
 #     --json`; every frame netd relays is one message to or from clockd),
 #     ptp4l's over the messages of its PORT_STATS_NP counters (pmc).
+#   - in the same window, the process's wake-ups: the voluntary context
+#     switches of all its threads (voluntary_ctxt_switches of
+#     /proc/PID/task/*/status), one each time it blocks in epoll_wait,
+#     poll or the like and so one for each time it is woken again; as
+#     wake-ups a second and as µs of CPU per wake-up.  On this kind of
+#     machine the cost of waking a process, not the code it then runs, is
+#     most of the CPU (issue 13).  The involuntary switches (preemptions:
+#     the CPU taken away from a running process, which depends on the rest
+#     of the machine's load) are kept beside them, not counted as wake-ups.
 #   - then a system call window, SYSCALL_S s: `perf stat -e
 #     raw_syscalls:sys_enter -p PID`, as calls a second.  It is a window of
 #     its own because perf's counting adds to the cost of every call; the
@@ -70,6 +79,15 @@ cpu_ns() {
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { printf "%.0f\n", n }'
 }
 
+# ctxsw PID: voluntary and involuntary context switches of all the threads
+# of PID, "VOL INVOL".
+ctxsw() {
+	cat /proc/"$1"/task/*/status 2>/dev/null | awk '
+		$1 == "voluntary_ctxt_switches:" { v += $2 }
+		$1 == "nonvoluntary_ctxt_switches:" { i += $2 }
+		END { printf "%.0f %.0f\n", v, i }'
+}
+
 # netd_frames PTPCTL CONF: rx + tx frames of every port of that netd.
 netd_frames() {
 	"$1" -f "$2" --json netd | python3 -c '
@@ -95,16 +113,18 @@ msgs() {
 	esac
 }
 
-# snap N K M: CPU ns and ticks of every process of cpu_procs
-# (IMPL:SIDE:PROC:PID), and the message counter of every side at $rate,
-# into the arrays named N, K and M.
+# snap N K M V I: CPU ns and ticks, voluntary and involuntary context
+# switches of every process of cpu_procs (IMPL:SIDE:PROC:PID), and the
+# message counter of every side at $rate, into the arrays named N, K, M,
+# V and I.
 snap() {
-	local -n _n=$1 _k=$2 _m=$3
+	local -n _n=$1 _k=$2 _m=$3 _v=$4 _i=$5
 	local x impl side proc pid
 	for x in "${cpu_procs[@]}"; do
 		IFS=: read -r impl side proc pid <<<"$x"
 		bench_alive "$pid" || die "cpu: $impl $side $proc exited"
 		_n[$pid]=$(cpu_ns "$pid") _k[$pid]=$(bench_cpu_ticks "$pid")
+		read -r "_v[$pid]" "_i[$pid]" <<<"$(ctxsw "$pid")"
 	done
 	for impl in "${IMPLS[@]}"; do
 		_m[$impl:master]=$(msgs "$impl" "$rate" m)
@@ -117,12 +137,12 @@ snap() {
 measure() {
 	local rate=$1 x impl side proc pid dm
 	shift
-	declare -A n0 n1 k0 k1 n2 m0 m1
+	declare -A n0 n1 k0 k1 n2 m0 m1 v0 v1 i0 i1
 	cpu_procs=("$@")
 	sleep "$WARM"
-	snap n0 k0 m0
+	snap n0 k0 m0 v0 i0
 	sleep "$MEASURE"
-	snap n1 k1 m1
+	snap n1 k1 m1 v1 i1
 	# bench_perf_each's SIDE:PROC:PID, the side named IMPL-SIDE
 	bench_procs=()
 	for x in "$@"; do bench_procs+=("${x/:/-}"); done
@@ -135,7 +155,7 @@ measure() {
 		dm=""
 		[ -n "${m0[$impl:$side]}" ] && [ -n "${m1[$impl:$side]}" ] &&
 			dm=$((m1[$impl:$side] - m0[$impl:$side]))
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$rate" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$rate" \
 			"$side" "$proc" "$((n1[$pid] - n0[$pid]))" \
 			"$((k1[$pid] - k0[$pid]))" "$(bench_hwm_kb "$pid")" "$dm" \
 			"$(awk -F, '$3 ~ /sys_enter/ { print $1 + 0 }' \
@@ -144,7 +164,8 @@ measure() {
 			"$(awk '/^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 }
 				END { print a "\t" f }' "/proc/$pid/status")" \
 			"$(awk '$1 == "Pss:" { p = $2 } $1 ~ /^Private_(Clean|Dirty):$/ { u += $2 }
-				END { print p "\t" u }' "/proc/$pid/smaps_rollup")" >>"$rows"
+				END { print p "\t" u }' "/proc/$pid/smaps_rollup")" \
+			"$((v1[$pid] - v0[$pid]))" "$((i1[$pid] - i0[$pid]))" >>"$rows"
 	done
 }
 
@@ -201,7 +222,7 @@ meas, scs, hz = float(meas), float(scs), float(hz)
 res = []
 for line in open(rows):
     impl, rate, side, proc, ns, ticks, hwm, msgs, sc, ns2, anon, fil, \
-        pss, uss = line.rstrip("\n").split("\t")
+        pss, uss, vol, invol = line.rstrip("\n").split("\t")
     cpu = int(ns) / 1e9
     r = {"impl": impl, "log_interval": int(rate),
          "messages_per_s": 2 * 2 ** -int(rate),
@@ -213,7 +234,12 @@ for line in open(rows):
          "messages": int(msgs) if msgs else None,
          "syscalls": int(sc) if sc else None,
          "syscalls_per_s": int(sc) / scs if sc else None,
-         "cpu_s_per_min_perf": int(ns2) / 1e9 / scs * 60}
+         "cpu_s_per_min_perf": int(ns2) / 1e9 / scs * 60,
+         # wake-ups = voluntary context switches (see the top)
+         "wakeups": int(vol), "wakeups_per_s": int(vol) / meas,
+         "involuntary_switches": int(invol),
+         "involuntary_per_s": int(invol) / meas}
+    r["us_per_wakeup"] = cpu / int(vol) * 1e6 if int(vol) else None
     r["us_per_message"] = (cpu / r["messages"] * 1e6
                            if r["messages"] else None)
     res.append(r)

@@ -154,6 +154,11 @@ def sync(s, out):
 # ptp4l on each side.
 TARGETS = (("cpu_s_per_min", "CPU", 1.5), ("syscalls_per_s", "system calls", 2.0),
            ("vmhwm_kb", "peak RSS", 1.5))
+# Shown per side beside the targets, with no target of their own: the
+# wake-ups (voluntary context switches, cpu.sh) and the CPU each costs,
+# which together make the CPU figure (issue 13).
+WAKEUPS = (("wakeups_per_s", "wake-ups/s"),
+           ("us_per_wakeup", "µs CPU per wake-up"))
 IMPL_NAMES = {"before": "ptpsep before", "ours": "ptpsep", "ptp4l": "ptp4l"}
 
 
@@ -164,7 +169,7 @@ def side_sums(c):
         a = tot.setdefault((r["impl"], r["log_interval"], r["side"]), {})
         for k in ("cpu_s_per_min", "syscalls_per_s", "vmhwm_kb", "messages",
                   "rss_anon_kb", "rss_file_kb", "pss_kb", "uss_kb",
-                  "cpu_s_per_min_perf"):
+                  "cpu_s_per_min_perf", "wakeups_per_s", "involuntary_per_s"):
             v = r.get(k)
             if k == "messages":
                 # both processes of a side count the same frames
@@ -173,6 +178,11 @@ def side_sums(c):
                 a[k] = None
             else:
                 a[k] = a.get(k, 0) + v
+    for a in tot.values():
+        # the side's CPU over the side's wake-ups
+        w, cpu_ = a.get("wakeups_per_s"), a.get("cpu_s_per_min")
+        a["us_per_wakeup"] = (cpu_ / 60 * 1e6 / w
+                              if w and cpu_ is not None else None)
     return tot
 
 
@@ -204,19 +214,27 @@ def cpu(c, out):
         "window).  Peak RSS = VmHWM at the end, every process at the same "
         "age (%.0f s).  *Messages* = PTP frames received and sent in the CPU "
         "window (netd's counters, which clockd sees once each; ptp4l's "
-        "PORT_STATS_NP).%s\n"
+        "PORT_STATS_NP).  *Wake-ups* = voluntary context switches of all "
+        "the process's threads in the CPU window "
+        "(`voluntary_ctxt_switches`, `/proc/PID/task/*/status`): one each "
+        "time it blocks waiting for work, so one per wake-up; *µs CPU per "
+        "wake-up* = its CPU time over them.  Involuntary switches "
+        "(preemptions, which follow the machine's other load) are shown "
+        "apart and not counted.%s\n"
         % (c["warm_s"], c["measure_s"], c["syscall_s"],
            c["warm_s"] + c["measure_s"] + c["syscall_s"],
            "  *ptpsep before* = the daemons of %s, same configuration."
            % c["before"] if "before" in impls else ""))
     out.append("| implementation | rate msg/s | side | process | CPU s/min "
                "| CPU under perf s/min | messages | µs CPU per message "
-               "| system calls/s | peak RSS KiB | RSS at end, anon + file KiB |")
-    out.append("|" + " --- |" * 11)
+               "| system calls/s | peak RSS KiB | RSS at end, anon + file KiB "
+               "| wake-ups/s | µs CPU per wake-up | involuntary switches/s |")
+    out.append("|" + " --- |" * 14)
     for r in c["rows"]:
         tag = "%s %s %s %s" % (r["impl"], r["log_interval"], r["side"],
                                r["process"])
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+                   "| %s | %s | %s |" % (
             r["impl"], rate_short(r["log_interval"]), r["side"],
             r["process"],
             fmt(need(r["cpu_s_per_min"], tag + " cpu"), "{:.3f}"),
@@ -225,7 +243,10 @@ def cpu(c, out):
             fmt(need(r["us_per_message"], tag + " per message"), "{:.1f}"),
             fmt(need(r.get("syscalls_per_s"), tag + " syscalls"), "{:.0f}"),
             need(r["vmhwm_kb"], tag + " rss"),
-            "%s + %s" % (r.get("rss_anon_kb"), r.get("rss_file_kb"))))
+            "%s + %s" % (r.get("rss_anon_kb"), r.get("rss_file_kb")),
+            fmt(need(r.get("wakeups_per_s"), tag + " wake-ups")),
+            fmt(need(r.get("us_per_wakeup"), tag + " per wake-up"), "{:.1f}"),
+            fmt(r.get("involuntary_per_s"))))
     out.append("")
     tot = side_sums(c)
     cols = [i for i in ("before", "ours", "ptp4l") if i in impls]
@@ -248,6 +269,17 @@ def cpu(c, out):
                 row += [fmt(ratio(v[i], v.get("ptp4l")), "{:.2f}×")
                         for i in cols if i != "ptp4l"]
                 row += ["≤ %.1f×" % tgt if li == -7 else "–"]
+                out.append("| " + " | ".join(row) + " |")
+            for k, name in WAKEUPS:
+                v = {i: tot.get((i, li, side), {}).get(k) for i in cols}
+                if all(x is None for x in v.values()):
+                    continue	# a cpu.json from before cpu.sh counted them
+                f = "{:.1f}" if k == "us_per_wakeup" else "{:.0f}"
+                row = [rate_short(li), side, name]
+                row += [fmt(v[i], f) for i in cols]
+                row += [fmt(ratio(v[i], v.get("ptp4l")), "{:.2f}×")
+                        for i in cols if i != "ptp4l"]
+                row += ["–"]
                 out.append("| " + " | ".join(row) + " |")
     out.append("")
 
@@ -322,6 +354,25 @@ def reading(parts):
                     r.append("- %s, %s side, at %s: netd + clockd against "
                              "ptp4l: %s." % (IMPL_NAMES[impl], side,
                                              rate_name(li), "; ".join(parts_)))
+                    if o.get("wakeups_per_s") and p.get("wakeups_per_s"):
+                        per = {pr["process"]: pr["wakeups_per_s"]
+                               for pr in c["rows"] if pr["impl"] == impl
+                               and pr["log_interval"] == li
+                               and pr["side"] == side
+                               and pr.get("wakeups_per_s") is not None}
+                        n = 2 ** -li
+                        r.append("  Wake-ups: %.0f/s (%s) vs %.0f/s, %.2f×; "
+                                 "%.1f vs %.1f per Sync interval; CPU per "
+                                 "wake-up %.1f µs vs %.1f µs (%.2f×)." % (
+                                     o["wakeups_per_s"],
+                                     ", ".join("%s %.0f" % kv
+                                               for kv in sorted(per.items())),
+                                     p["wakeups_per_s"],
+                                     o["wakeups_per_s"] / p["wakeups_per_s"],
+                                     o["wakeups_per_s"] / n,
+                                     p["wakeups_per_s"] / n,
+                                     o["us_per_wakeup"], p["us_per_wakeup"],
+                                     o["us_per_wakeup"] / p["us_per_wakeup"]))
                     if o.get("rss_anon_kb") is not None and p.get("rss_anon_kb"):
                         r.append("  Resident at the end: anonymous %d KiB vs "
                                  "%d KiB, mapped files (program and "

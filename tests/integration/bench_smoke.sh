@@ -3,7 +3,7 @@
 # configuration, about 80 s in all), then the report, which must be
 # well-formed with every figure present, and cpu.sh's figures, which must
 # be there and above zero for every process (CPU µs per message, system
-# calls a second, peak RSS).  Their size is not judged here (a smoke run
+# calls a second, peak RSS, wake-ups a second and CPU µs per wake-up).  Their size is not judged here (a smoke run
 # is too short, and the machine is busy with other tests); `make bench` is
 # the real run.  The benchmarks start ptp4l
 # masters and slaves: every ptp4l slave runs with free_running 1
@@ -67,7 +67,7 @@ for li in c["log_intervals"]:
             bad.append("%s at %d: no row" % (" ".join(k), li))
             continue
         for f in ("us_per_message", "cpu_s_per_min", "syscalls_per_s",
-                  "vmhwm_kb", "messages"):
+                  "vmhwm_kb", "messages", "wakeups_per_s", "us_per_wakeup"):
             if not (r.get(f) or 0) > 0:
                 bad.append("%s at %d: %s = %s" % (" ".join(k), li, f, r.get(f)))
 if not c["log_intervals"]:
@@ -77,7 +77,7 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 then
-	echo "PASS: cpu.sh: µs/message, CPU s/min, system calls/s, peak RSS > 0 for every process"
+	echo "PASS: cpu.sh: µs/message, CPU s/min, system calls/s, peak RSS, wake-ups/s, µs/wake-up > 0 for every process"
 else
 	fails=$((fails + 1))
 fi
@@ -87,6 +87,8 @@ if python3 "$bench/report.py" "$out" "$out/report.md" --check; then
 		'| ptp4l, L2 |' '| ptpsep, UDPv4 |' 'ptp4l → ptp4l free-running' \
 		'| ours | 128 + 128 | slave | clockd |' '| ptp4l | 128 + 128 | master | ptp4l |' \
 		'| system calls/s |' '| 128 + 128 | slave | system calls/s |' \
+		'| wake-ups/s |' '| 128 + 128 | master | wake-ups/s |' \
+		'| 128 + 128 | slave | µs CPU per wake-up |' \
 		'ptpsep, slave side, at 128 + 128'; do
 		grep -qF -- "$h" "$out/report.md" || { echo "FAIL: report lacks $h"; fails=$((fails + 1)); }
 	done
