@@ -48,9 +48,9 @@ struct netd_client {
 	int			 backoff_ms;
 	int			 logged_down;
 	/*
-	 * The outbox: what the engine sends during one callback of the
-	 * loop, each message packed (and so checked) when it is queued,
-	 * back to back in buf.  flush runs once the callbacks active in
+	 * The outbox: what the engine sends during one turn of the loop,
+	 * each message packed when it is queued (its payload is the
+	 * caller's, valid during the call only), back to back in buf.  flush runs once the callbacks active in
 	 * this turn of the loop are done (nc_queue()).
 	 */
 	struct event		*flush;
@@ -224,8 +224,8 @@ nc_varint_len(size_t v)
  * NetdBatch.  The batch is put together from the members' packed octets:
  * an embedded message is its packed octets behind a tag and a length, so
  * the datagram is what protobuf_c_message_pack() makes of the NetdMsg
- * holding them.  Each member passed ipc_check() when it was queued and
- * none is a Hello; netd's ipc_check() sees the batch whole.
+ * holding them.  None is a Hello (nc_send()); netd's ipc_check() sees the
+ * batch whole, on receipt (test_netd_client decodes what leaves here).
  */
 static void
 nc_flush(struct netd_client *nc)
