@@ -412,6 +412,22 @@ else
 	fail "netd closed a connection: ${bad:-no netd_closes field}"
 fi
 
+# The E2E slave's Delay_Req leaves with the Sync sample it is due at, in
+# one datagram with the servo's frequency change (issue 13; port_slave.c,
+# netd_client.c's outbox): pair_e2e_sw's s1 (3600 one-per-second Syncs)
+# sends netd at most one datagram per Sync, and about two messages in
+# each (measured 3591 datagrams, 6667 messages; with the Delay_Req on its
+# own timer before, 7214 datagrams, 7215 messages: the Delay_Req now goes
+# 0.86 times per Sync, not once).
+sum=$tmp/pair_e2e_sw.sum
+dg=$(summary "$sum" s1 to_netd) ms=$(summary "$sum" s1 to_netd_msgs)
+if [ -n "$dg" ] && [ -n "$ms" ] && le "$dg" 3600 &&
+    awk -v d="$dg" -v m="$ms" 'BEGIN { exit !(m >= 1.5 * d) }'; then
+	pass "pair_e2e_sw: s1 sent netd $dg datagrams holding $ms messages (at most 3600, at least 1.5 messages each)"
+else
+	fail "pair_e2e_sw: s1 sent netd ${dg:-?} datagrams holding ${ms:-?} messages (bound: at most 3600, at least 1.5 messages each)"
+fi
+
 # Acquisition with software time stamps (issue 12, item 5), seeds 1-10 of
 # pair_e2e_sw: the first step never rests on a path delay that one late
 # frame moved (|offset| at the sample after the step: measured at most

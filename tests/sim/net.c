@@ -154,6 +154,7 @@ net_ev_frame(struct sim *sim, struct sim_msg *m)
 	f.src_family = NETD_AF_MAC;
 	f.src = m->src_mac;
 	f.src_len = 6;
+	n->woke = 1;
 	clock_netd_cbs.rx_frame(n->c, &f);
 }
 
@@ -183,6 +184,7 @@ net_ev_txts(struct sim *sim, struct sim_msg *m)
 		t.ok = 0;
 		t.ts.sec = t.ts.nsec = 0;
 	}
+	n->woke = 1;
 	clock_netd_cbs.tx_timestamp(n->c, &t);
 }
 

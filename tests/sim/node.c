@@ -17,6 +17,7 @@
 
 #include "cfg.h"
 #include "clockd/clockd.h"
+#include "ipc.h"		/* IPC_BATCH_MAX */
 #include "log.h"
 #include "sim.h"
 
@@ -140,6 +141,7 @@ ne_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
 			return -1;
 		dst = unicast->b;
 	}
+	n->out_n++;
 	return net_send(n, port, event, (int)dest, dst, payload, len, cookie,
 	    want_ts, fu, fu_len);
 }
@@ -149,8 +151,10 @@ ne_clock_read(void *ctx, uint64_t id)
 {
 	struct sim_node *n = ctx;
 
-	return n->connected ?
-	    netd_sim_request(n, id, SIM_CLK_READ, 0.0, 0) : -1;
+	if (!n->connected)
+		return -1;
+	n->out_n++;
+	return netd_sim_request(n, id, SIM_CLK_READ, 0.0, 0);
 }
 
 static int
@@ -158,8 +162,10 @@ ne_clock_adjfreq(void *ctx, uint64_t id, double ppb)
 {
 	struct sim_node *n = ctx;
 
-	return n->connected ?
-	    netd_sim_request(n, id, SIM_CLK_ADJFREQ, ppb, 0) : -1;
+	if (!n->connected)
+		return -1;
+	n->out_n++;
+	return netd_sim_request(n, id, SIM_CLK_ADJFREQ, ppb, 0);
 }
 
 static int
@@ -167,8 +173,10 @@ ne_clock_step(void *ctx, uint64_t id, int64_t ns)
 {
 	struct sim_node *n = ctx;
 
-	return n->connected ?
-	    netd_sim_request(n, id, SIM_CLK_STEP, 0.0, ns) : -1;
+	if (!n->connected)
+		return -1;
+	n->out_n++;
+	return netd_sim_request(n, id, SIM_CLK_STEP, 0.0, ns);
 }
 
 static const struct env_ops node_env_ops = {
@@ -415,6 +423,17 @@ node_after_event(struct sim_node *n)
 	static const uint8_t none[8];
 	unsigned i;
 
+	/*
+	 * The outbox of netd_client.c: what the engine sent during this
+	 * event leaves after it, one datagram per IPC_BATCH_MAX messages
+	 * (netd_sim.c has checked and acted on each already, as netd acts
+	 * on a batch's messages in order).
+	 */
+	n->st.wakeups += n->woke != 0;
+	n->st.to_netd += (n->out_n + IPC_BATCH_MAX - 1) / IPC_BATCH_MAX;
+	n->st.to_netd_msgs += n->out_n;
+	n->woke = 0;
+	n->out_n = 0;
 	if (n->c == NULL)
 		return;
 	if (memcmp(n->c->pds.gm_identity, n->last_gm, 8) != 0 &&
@@ -442,6 +461,7 @@ node_ev_timer(struct sim_ev *ev)
 {
 	struct env_timer *t = (struct env_timer *)ev;
 
+	t->n->woke = 1;
 	t->cb(t->arg);
 }
 
@@ -474,6 +494,7 @@ node_ev_connect(struct sim_node *n)
 	    &pl.clock.step_allowed, &pl.clock.max_step_ns,
 	    &pl.clock.min_adj_interval_ms);
 	n->connected = 1;
+	n->woke = 1;
 	clock_netd_cbs.connected(n->c, &pl);
 }
 
@@ -557,6 +578,7 @@ node_ev_link_event(struct sim *sim, struct sim_msg *m)
 		return;
 	e.port = m->port;
 	e.up = m->ok;
+	n->woke = 1;
 	clock_netd_cbs.link_event(n->c, &e);
 }
 
@@ -579,5 +601,6 @@ node_ev_clock_reply(struct sim *sim, struct sim_msg *m)
 	rep.now.sec = (uint64_t)(m->ts / SIM_NSEC);
 	rep.now.nsec = (uint32_t)(m->ts % SIM_NSEC);
 	rep.freq_ppb = m->ppb;
+	n->woke = 1;
 	clock_netd_cbs.clock_reply(n->c, &rep);
 }

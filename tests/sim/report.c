@@ -29,7 +29,12 @@
  *                   SLAVE (a master was chosen; -1: never): lock_s -
  *                   slave_s is the servo's part of the time to lock;
  *   netd_closes     connections netd closed because the engine broke
- *                   the protocol (netd's check.c; should be 0).
+ *                   the protocol (netd's check.c; should be 0);
+ *   wakeups         events that reached the engine (clockd's wake-ups:
+ *                   a frame, a TX time stamp, a reply, a timer, ...);
+ *   to_netd,        clockd's datagrams to netd, what each event sent
+ *   to_netd_msgs    leaving together (clockd/netd_client.c's outbox),
+ *                   and the messages in them.
  */
 #include "config.h"
 
@@ -216,7 +221,8 @@ report_summary(struct sim *sim)
 		    " lock_s=%.3f steps=%u steps_after_lock=%u refusals=%u"
 		    " state_changes=%u unlocked_s=%.3f crashes=%u gm=%s"
 		    " gm_changes=%u gm_change_s=%.3f slave_s=%.3f"
-		    " netd_closes=%u\n",
+		    " netd_closes=%u wakeups=%lu to_netd=%lu"
+		    " to_netd_msgs=%lu\n",
 		    n->spec->name,
 		    a->n > 0 ? sqrt(a->sum_sq / (double)a->n) : 0.0,
 		    a->max_abs,
@@ -227,6 +233,7 @@ report_summary(struct sim *sim)
 		    n->st.gm_change_t >= 0 ?
 		    (double)n->st.gm_change_t / 1e9 : -1.0,
 		    n->st.slave_t >= 0 ? (double)n->st.slave_t / 1e9 : -1.0,
-		    n->st.netd_closes);
+		    n->st.netd_closes, n->st.wakeups, n->st.to_netd,
+		    n->st.to_netd_msgs);
 	}
 }

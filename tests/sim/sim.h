@@ -201,6 +201,10 @@ struct sim_node_stats {
 	unsigned		 state_changes;	/* port state changes */
 	unsigned		 crashes;
 	unsigned		 netd_closes;	/* protocol violations (check.c) */
+	/* the channel as netd_client.c's outbox makes it (node.c): engine
+	 * events that woke clockd, its datagrams to netd (what one event
+	 * sent, in batches of IPC_BATCH_MAX) and the messages in them */
+	unsigned long		 wakeups, to_netd, to_netd_msgs;
 	unsigned		 gm_changes;	/* parentDS.grandmasterIdentity */
 	int64_t			 gm_change_t;	/* the last change, -1: none */
 	int64_t			 slave_t;	/* first UNCALIBRATED or SLAVE */
@@ -225,6 +229,8 @@ struct sim_node {
 	 * closing it); what netd owed the old one is not delivered */
 	uint64_t		 epoch;
 	int			 connected;	/* PortList delivered */
+	int			 woke;		/* this event reached clockd */
+	unsigned		 out_n;		/* messages it sent netd */
 	struct env_timer	*timers;	/* every live timer */
 	int			 last_state[SIM_MAX_PORTS];
 	uint8_t			 last_gm[8];	/* zero: none seen yet */
