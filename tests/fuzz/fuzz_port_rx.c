@@ -34,7 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct clockd clk;
 
-/* The engine's "now" (env.h); the messages taken need nothing else. */
+/* The engine's "now" (env.h), and what a Sync sample may do with it: send
+ * the E2E port's Delay_Req (port_slave.c) and arm its fallback timer. */
 static int64_t
 fake_now(void *ctx)
 {
@@ -42,7 +43,38 @@ fake_now(void *ctx)
 	return 1000000000LL;
 }
 
-static const struct env_ops fake_ops = { .now = fake_now };
+static void
+fake_timer_arm(void *ctx, struct env_timer *t, int64_t delay_ns)
+{
+	(void)ctx;
+	(void)t;
+	(void)delay_ns;
+}
+
+static int
+fake_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
+    const struct netd_addr *unicast, const uint8_t *payload, size_t len,
+    uint64_t cookie, int want_ts, const uint8_t *fu, size_t fu_len)
+{
+	(void)ctx;
+	(void)port;
+	(void)event;
+	(void)dest;
+	(void)unicast;
+	(void)payload;
+	(void)len;
+	(void)cookie;
+	(void)want_ts;
+	(void)fu;
+	(void)fu_len;
+	return 0;
+}
+
+static const struct env_ops fake_ops = {
+	.now = fake_now,
+	.timer_arm = fake_timer_arm,
+	.send_frame = fake_send_frame,
+};
 static const uint8_t own_id[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 static const uint8_t parent_id[8] = { 2, 2, 2, 2, 2, 2, 2, 2 };
 
