@@ -702,6 +702,35 @@ test_out_two_one_datagram(void **state)
 	assert_null(next_out(f));
 }
 
+/*
+ * The outbox leaves in the same turn of the loop as the callback that
+ * filled it: one pass of event_base_loop(EVLOOP_ONCE), which runs the
+ * callbacks active after one wait, reads netd's message and sends what
+ * its callback queued (no second wait, no second wake-up).
+ */
+static void
+test_out_same_turn(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT, *out;
+	Ptpsep__Netd__LinkEvent e = PTPSEP__NETD__LINK_EVENT__INIT;
+
+	send_port_list(f, 1);
+	run(f);
+	SEND.n = 1;
+	SEND.adj = 1;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_LINK_EVENT;
+	m.link_event = &e;
+	send_msg(f, &m);
+	assert_int_equal(event_base_loop(f->base, EVLOOP_ONCE), 0);
+	assert_int_equal(R.nlink, 1);
+	out = next_out(f);
+	assert_non_null(out);
+	assert_int_equal(out->body_case, PTPSEP__NETD__NETD_MSG__BODY_BATCH);
+	assert_int_equal(out->batch->n_msgs, 2);
+	ipc_free(&out->base);
+}
+
 /* One send: the message alone, as before batches. */
 static void
 test_out_one_plain(void **state)
@@ -802,6 +831,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_out_two_one_datagram,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_out_same_turn, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_out_one_plain, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_out_over_max, setup,
