@@ -31,6 +31,7 @@
  * time stamp of a Delay_Req waits for its Delay_Resp, one round trip to
  * the master plus the master's turnaround: 10 ms covers a LAN with room to
  * spare, and clockd needs the stamp only when the response is there.
+ * Both are backstops: in steady state the next message comes first.
  */
 #define OUTQ_RX_HOLD_NS		2000000
 #define OUTQ_TXTS_HOLD_NS	10000000
