@@ -226,20 +226,28 @@ slave_send_delay_req(struct cport *p)
  * it, the servo's frequency change and the sample's work cost clockd one
  * wake-up and netd one datagram (the outbox, netd_client.c; issue 13);
  * t_delay, one and a half Sync intervals after the due time, sends it
- * when Syncs have stopped coming.
+ * when Syncs have stopped coming (at the due time when Syncs are rarer
+ * than Delay_Reqs).
  */
 void
 slave_dreq_schedule(struct cport *p, int64_t from)
 {
 	int64_t now = clock_now(p->c);
 	int64_t sync = port_interval_ns(p->log_sync_interval);
+	int64_t ival = port_interval_ns(p->log_min_delay_req_interval);
+	int64_t wait;
 
-	p->dreq_due = from + port_random_ns(port_interval_ns(
-	    p->log_min_delay_req_interval));
-	/* A due time already past waits for the next Sync, one interval
-	 * from now: half an interval more lets that Sync come late. */
+	p->dreq_due = from + port_random_ns(ival);
+	/*
+	 * A due time already past waits for the next Sync, one interval
+	 * from now: half an interval more lets that Sync come late.  With
+	 * Syncs rarer than Delay_Reqs the timer sends at the due time, as
+	 * before: waiting for Syncs would bring the requests down to their
+	 * rate.
+	 */
+	wait = sync <= ival ? sync + sync / 2 : 0;
 	env_timer_arm(&p->c->env, p->t_delay,
-	    (p->dreq_due > now ? p->dreq_due - now : 0) + sync + sync / 2);
+	    (p->dreq_due > now ? p->dreq_due - now : 0) + wait);
 }
 
 /*

@@ -348,6 +348,26 @@ test_dreq_with_sync(void **state)
 	assert_int_equal(E.nsent, 1);
 }
 
+/* Syncs rarer than Delay_Reqs (one a second, 16 requests): the timer
+ * sends at the due time, not a Sync interval later. */
+static void
+test_dreq_fast_timer(void **state)
+{
+	struct cport *p = *state;
+
+	p->delay_mechanism = DM_E2E;
+	p->log_sync_interval = 0;
+	p->log_min_delay_req_interval = -4;
+	now_ns = 5000000000LL;
+	slave_dreq_schedule(p, now_ns);
+	assert_true(p->dreq_due >= now_ns && p->dreq_due < now_ns + 125000000);
+	assert_int_equal(E.arm_ns, p->dreq_due - now_ns);
+	/* equal rates: it waits one and a half Sync intervals more */
+	p->log_min_delay_req_interval = 0;
+	slave_dreq_schedule(p, now_ns);
+	assert_int_equal(E.arm_ns, p->dreq_due - now_ns + 1500000000LL);
+}
+
 /* P2P: a Sync sample sends nothing (the Pdelay_Req has its own timer). */
 static void
 test_no_dreq_p2p(void **state)
@@ -376,6 +396,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_follow_up_overflow,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dreq_with_sync, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_dreq_fast_timer, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_no_dreq_p2p, setup,
 		    teardown),
