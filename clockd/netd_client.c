@@ -162,7 +162,7 @@ nc_sent(struct netd_client *nc, int rc)
 	if (rc == IPC_OK)
 		return 0;
 	if (rc == IPC_E_AGAIN)
-		log_rl(LOG_LVL_DEBUG, "netd: socket full, message lost");
+		log_rl(LOG_LVL_DEBUG, "netd: socket full, datagram lost");
 	else {
 		log_rl(LOG_LVL_WARN, "netd: send: %s (%s)", ipc_strerror(rc),
 		    ipc_detail());
@@ -595,11 +595,11 @@ nc_dispatch(struct netd_client *nc, const Ptpsep__Netd__NetdMsg *m)
 }
 
 /*
- * One message per wake-up: the event is level-triggered, so a second
- * queued message wakes the loop again, and netd's messages mostly come
- * one at a time (a frame, a time stamp): reading on until EAGAIN cost a
- * failing recvmsg per message (issue 13), as netd's relay_ev_client()
- * found for its side.
+ * One datagram per wake-up: the event is level-triggered, so a second
+ * queued datagram wakes the loop again, and netd's come one at a time (a
+ * message, or a NetdBatch of what it had together): reading on until
+ * EAGAIN cost a failing recvmsg per datagram (issue 13), as netd's
+ * relay_ev_client() found for its side.
  */
 static void
 nc_ev_read(evutil_socket_t fd, short what, void *arg)
