@@ -35,8 +35,15 @@ void	netd_tx_frame_fill(Ptpsep__Netd__TxFrame *f, Ptpsep__Netd__Address *a,
 	    const struct netd_addr *unicast, const uint8_t *payload,
 	    size_t len, uint64_t cookie, int want_ts, const uint8_t *fu,
 	    size_t fu_len);
-/* Returns 0, or -1 when not connected or the send failed.  fu: the
- * TxFrame's follow_up (NULL, 0: none). */
+/*
+ * These queue their message in the outbox: what the engine sends during
+ * one turn of the event loop leaves together once the callbacks of that
+ * turn are done, as one NetdBatch when there are two or more (doc/design.md,
+ * netd_client.c nc_queue()).  They return 0 when queued, -1 when not
+ * connected or the message could not be packed (the connection is then
+ * dropped); a full netd socket at the flush loses the datagram, as it
+ * lost the message before.  fu: the TxFrame's follow_up (NULL, 0: none).
+ */
 int	netd_send_frame(struct netd_client *nc, unsigned port, int event,
 	    enum netd_dest dest, const struct netd_addr *unicast,
 	    const uint8_t *payload, size_t len, uint64_t cookie, int want_ts,
