@@ -375,9 +375,11 @@ def reading(parts):
                                      o["us_per_wakeup"] / p["us_per_wakeup"]))
                     if o.get("rss_anon_kb") is not None and p.get("rss_anon_kb"):
                         r.append("  Resident at the end: anonymous %d KiB vs "
-                                 "%d KiB, mapped files (program and "
-                                 "libraries, shared with other processes) "
-                                 "%d KiB vs %d KiB." % (
+                                 "%d KiB, mapped files (the program and its "
+                                 "libraries; shared with other processes "
+                                 "where they map the same: a statically "
+                                 "linked daemon's only with its other "
+                                 "instances) %d KiB vs %d KiB." % (
                                      o["rss_anon_kb"], p["rss_anon_kb"],
                                      o["rss_file_kb"], p["rss_file_kb"]))
                     if o.get("pss_kb") is not None and p.get("pss_kb"):
