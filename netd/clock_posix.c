@@ -1,6 +1,7 @@
 /*
  * clock_posix.c - the clocks the kernel keeps: CLOCK_REALTIME ("system")
- * and PTP hardware clocks (/dev/ptpN), both driven through clock_adjtime().
+ * and PTP hardware clocks (/dev/ptpN), both driven through clock_adjtime()
+ * by way of the driver seam (drv.h), which tests replace.
  *
  * SAFETY: the system backend really slews and steps this machine's clock.
  * No test calls it; tests use the virtual clock.
@@ -13,12 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/timex.h>
 #include <unistd.h>
 #include <linux/ptp_clock.h>
 
+#include "drv.h"
 #include "log.h"
 #include "clock.h"
 
@@ -74,19 +75,18 @@ pclock_adjfreq(struct clock *c, double ppb)
 	memset(&tx, 0, sizeof(tx));
 	tx.modes = ADJ_FREQUENCY;
 	tx.freq = ppb_to_scaled_ppm(ppb);
-	if (clock_adjtime(c->base_clkid, &tx) < 0)
-		return -errno;
-	return 0;
+	return drv()->adjtime(c->base_clkid, &tx);
 }
 
 static int
 pclock_getfreq(struct clock *c, double *ppb)
 {
 	struct timex tx;
+	int err;
 
 	memset(&tx, 0, sizeof(tx));	/* modes 0: read only */
-	if (clock_adjtime(c->base_clkid, &tx) < 0)
-		return -errno;
+	if ((err = drv()->adjtime(c->base_clkid, &tx)) != 0)
+		return err;
 	*ppb = (double)tx.freq / 65.536;
 	return 0;
 }
@@ -110,9 +110,7 @@ pclock_step(struct clock *c, int64_t ns)
 	tx.modes = ADJ_SETOFFSET | ADJ_NANO;
 	tx.time.tv_sec = d.tv_sec;
 	tx.time.tv_usec = d.tv_nsec;
-	if (clock_adjtime(c->base_clkid, &tx) < 0)
-		return -errno;
-	return 0;
+	return drv()->adjtime(c->base_clkid, &tx);
 }
 
 /* Timestamps are already in this clock's timescale. */
@@ -167,7 +165,7 @@ clock_phc_open(const char *path)
 	struct timespec res;
 	struct pclock *pc;
 	struct stat st;
-	int fd, saved;
+	int fd, saved, err;
 
 	/*
 	 * O_RDWR: the kernel allows clock_adjtime() on a dynamic clock only
@@ -194,15 +192,14 @@ clock_phc_open(const char *path)
 	snprintf(pc->base.name, sizeof(pc->base.name), "%s", path);
 	pc->base.base_clkid = FD_TO_CLOCKID(fd);
 	/* Both fail on a character device that is not a PHC. */
-	if (clock_getres(pc->base.base_clkid, &res) != 0) {
-		saved = errno;
-		log_warn("%s: clock_getres", path);
+	if ((err = drv()->getres(pc->base.base_clkid, &res)) != 0) {
+		saved = -err;
+		log_warnx("%s: clock_getres: %s", path, strerror(saved));
 		goto no_clock;
 	}
-	memset(&caps, 0, sizeof(caps));
-	if (ioctl(fd, PTP_CLOCK_GETCAPS, &caps) != 0) {
-		saved = errno;
-		log_warn("%s: PTP_CLOCK_GETCAPS", path);
+	if ((err = drv()->phc_caps(fd, &caps)) != 0) {
+		saved = -err;
+		log_warnx("%s: PTP_CLOCK_GETCAPS: %s", path, strerror(saved));
 		goto no_clock;
 	}
 	if (caps.max_adj <= 0) {

@@ -43,13 +43,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <linux/errqueue.h>
 #include <linux/if_packet.h>
 #include <linux/sockios.h>
 
+#include "drv.h"
 #include "log.h"
 #include "tstamp.h"
 
@@ -165,16 +165,12 @@ int
 tstamp_hw_enable(int fd, const char *ifname, enum transport_kind kind)
 {
 	struct hwtstamp_config cfg;
-	struct ifreq ifr;
 	int err, want;
 
 	tstamp_hw_request(&cfg, kind);
 	want = cfg.rx_filter;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = (char *)&cfg;
-	if (ioctl(fd, SIOCSHWTSTAMP, &ifr) == -1) {
-		err = -errno;
+	if ((err = drv()->hwts_set(fd, ifname, &cfg)) != 0) {
+		errno = -err;
 		if (err == -EOPNOTSUPP || err == -EINVAL || err == -ERANGE)
 			log_warn("%s: driver refuses hardware timestamping "
 			    "(SIOCSHWTSTAMP tx_type ON rx_filter %d)",
