@@ -25,11 +25,14 @@ clock_is_own(const struct clockd *c, const uint8_t *clock_identity)
 int
 clock_counts_ptp_time(const struct cfg *cfg)
 {
-	enum cfg_clock_kind kind;
+	enum cfg_clock_kind kind = CFG_CLK_SYSTEM;	/* a bad value */
 	int idx;
 
-	return cfg_clock_device_parse(cfg_get_str(cfg, NULL, "clock_device"),
-	    &kind, &idx) == 0 && kind == CFG_CLK_PHC;
+	if (cfg_clock_device_parse(cfg_get_str(cfg, NULL, "clock_device"),
+	    &kind, &idx) == 0 && kind == CFG_CLK_AUTO)
+		kind = cfg_clock_auto_kind(cfg_get_int(cfg, NULL,
+		    "time_stamping"));
+	return kind == CFG_CLK_PHC;
 }
 
 /* Tables 30/31 (M1, M2): this clock is the grandmaster. */
@@ -47,6 +50,8 @@ clock_update_grandmaster(struct clockd *c)
 	    c->dds.clock_identity, PTP_CLOCK_ID_LEN);
 	memcpy(c->pds.gm_identity, c->dds.clock_identity, PTP_CLOCK_ID_LEN);
 	c->pds.gm_quality = c->dds.quality;
+	/* In holdover, the schedule's class (holdover.h). */
+	c->pds.gm_quality.clock_class = clock_class_now(c);
 	c->pds.gm_priority1 = c->dds.priority1;
 	c->pds.gm_priority2 = c->dds.priority2;
 	c->tds.current_utc_offset = (int16_t)cfg_get_int(cfg, NULL,

@@ -136,14 +136,21 @@ enum cfg_clock_kind {
 	CFG_CLK_SYSTEM,		/* "system": CLOCK_REALTIME */
 	CFG_CLK_PHC,		/* "/dev/ptpN" */
 	CFG_CLK_VIRTUAL,	/* "virtual": netd's software clock */
+	CFG_CLK_AUTO,		/* "auto": see cfg_clock_auto_kind() */
 };
 
 /*
  * Decodes a clock_device value.  *phc_index is N of /dev/ptpN (else -1).
- * Returns 0, or -1 if the value is not one of the three forms.
+ * Returns 0, or -1 if the value is not one of the four forms.
  */
 int cfg_clock_device_parse(const char *value, enum cfg_clock_kind *kind,
     int *phc_index);
+/*
+ * What clock_device auto stands for under a time_stamping value: the
+ * ports' PHC (CFG_CLK_PHC, its index known only from the driver) for
+ * every hardware mode, CFG_CLK_SYSTEM for software time stamps.
+ */
+enum cfg_clock_kind cfg_clock_auto_kind(int time_stamping);
 
 /* ---- diagnostics ---- */
 

@@ -129,7 +129,7 @@ check_clock_device(const char *v)
 	int idx;
 
 	if (cfg_clock_device_parse(v, &kind, &idx) != 0)
-		return "expected system, virtual or /dev/ptpN";
+		return "expected auto, system, virtual or /dev/ptpN";
 	return NULL;
 }
 
@@ -141,6 +141,10 @@ cfg_clock_device_parse(const char *value, enum cfg_clock_kind *kind,
 	long n = 0;
 
 	*phc_index = -1;
+	if (strcmp(value, "auto") == 0) {
+		*kind = CFG_CLK_AUTO;
+		return 0;
+	}
 	if (strcmp(value, "system") == 0) {
 		*kind = CFG_CLK_SYSTEM;
 		return 0;
@@ -164,6 +168,12 @@ cfg_clock_device_parse(const char *value, enum cfg_clock_kind *kind,
 	*kind = CFG_CLK_PHC;
 	*phc_index = (int)n;
 	return 0;
+}
+
+enum cfg_clock_kind
+cfg_clock_auto_kind(int time_stamping)
+{
+	return time_stamping == CFG_TS_SOFTWARE ? CFG_CLK_SYSTEM : CFG_CLK_PHC;
 }
 
 /* ---- enum value tables ---- */
@@ -273,7 +283,7 @@ static const struct cfg_key keys[] = {
 	G_INT("clockClass", IMPL, 248, 0, UINT8_MAX),
 	G_STR("clockIdentity", UNIMPL, "000000.0000.000000"),
 	G_INT4("clock_class_threshold", 248, 6, 248),
-	O_STR("clock_device", "system", check_clock_device),
+	O_STR("clock_device", "auto", check_clock_device),
 	G_ENU("clock_servo", IMPL, CFG_SERVO_KALMAN, clock_servo_vals),
 	G_ENU("clock_type", UNIMPL, 0, clock_type_vals),
 	/* In a directory of its own, owned by clockd_user: clockd creates the
@@ -306,6 +316,15 @@ static const struct cfg_key keys[] = {
 	G_INT("free_running", IMPL, 0, 0, 1),
 	P_INT("freq_est_interval", UNIMPL, 1, 0, INT_MAX),
 	G_INT("gmCapable", UNIMPL, 1, 0, 1),
+	/*
+	 * ptpsep's own: the clockClass announced in holdover (the last
+	 * grandmaster lost while the servo was locked), 0: off (the own
+	 * clockClass at once); after holdover_timeout s the own clockClass
+	 * again, 0: not before a grandmaster returns.  G.8275.1's 6 -> 7 ->
+	 * 140: clockClass 140, holdover_clock_class 7 (clockd/holdover.h).
+	 */
+	O_INT("holdover_clock_class", 0, 0, UINT8_MAX),
+	O_INT("holdover_timeout", 0, 0, INT_MAX),
 	G_ENU("hwts_filter", UNIMPL, 0, hwts_filter_vals),
 	P_INT("hybrid_e2e", UNIMPL, 0, 0, 1),
 	P_INT("ignore_source_id", UNIMPL, 0, 0, 1),

@@ -129,11 +129,13 @@ cli_parse(struct cli *cli, struct cfg *cfg, int argc, char **argv)
  * Where the time stamps come from must be the clock netd disciplines:
  * clockd measures offsets in the time stamps' timescale and netd applies
  * the correction to clock_device (clock.h: the timescale of system and
- * virtual is CLOCK_REALTIME, that of /dev/ptpN the PHC's own).  And the
- * virtual clock's start values would be silently ignored by another clock.
+ * virtual is CLOCK_REALTIME, that of /dev/ptpN the PHC's own).  auto
+ * picks the matching clock (cfg_clock_auto_kind()).  What needs the
+ * driver (the ports' PHC, its capabilities: netd/phc.c) is checked when
+ * netd starts; this is what the file alone tells.
  */
 static int
-cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
+cli_check_hw(const struct cfg *cfg, char *why, size_t len)
 {
 	const char *dev = cfg_get_str(cfg, NULL, "clock_device");
 	int ts = cfg_get_int(cfg, NULL, "time_stamping");
@@ -142,23 +144,39 @@ cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
 
 	if (cfg_clock_device_parse(dev, &kind, &idx) != 0)
 		return 0;	/* a bad value is the key table's error */
-	if (ts == CFG_TS_HARDWARE && kind != CFG_CLK_PHC) {
-		snprintf(why, len, "time_stamping hardware with clock_device "
+	if (ts != CFG_TS_SOFTWARE && (kind == CFG_CLK_SYSTEM ||
+	    kind == CFG_CLK_VIRTUAL)) {
+		snprintf(why, len, "time_stamping %s with clock_device "
 		    "%s: the time stamps come from the NIC's clock (PHC) but "
-		    "%s would be steered by them; set clock_device to the "
-		    "port's PHC (/dev/ptpN, see ethtool -T IFACE) or "
-		    "time_stamping software", dev, kind == CFG_CLK_SYSTEM ?
-		    "the system clock" : "the virtual clock (over "
-		    "CLOCK_REALTIME)");
+		    "%s would be steered by them; set clock_device auto (the "
+		    "ports' PHC) or /dev/ptpN (see ethtool -T IFACE), or "
+		    "time_stamping software",
+		    cfg_get_enum_name(cfg, NULL, "time_stamping"), dev,
+		    kind == CFG_CLK_SYSTEM ? "the system clock" :
+		    "the virtual clock (over CLOCK_REALTIME)");
 		return -1;
 	}
 	if (ts == CFG_TS_SOFTWARE && kind == CFG_CLK_PHC) {
 		snprintf(why, len, "time_stamping software with clock_device "
 		    "%s: the time stamps come from the system clock but the "
 		    "PHC would be steered by them; set time_stamping "
-		    "hardware, or clock_device system or virtual", dev);
+		    "hardware, or clock_device auto, system or virtual", dev);
 		return -1;
 	}
+	return 0;
+}
+
+static int
+cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
+{
+	const char *dev = cfg_get_str(cfg, NULL, "clock_device");
+	enum cfg_clock_kind kind;
+	int idx;
+
+	if (cli_check_hw(cfg, why, len) != 0)
+		return -1;
+	if (cfg_clock_device_parse(dev, &kind, &idx) != 0)
+		return 0;	/* a bad value is the key table's error */
 	/* The shipped ptpsep.conf sets both to 0 with system: allowed. */
 	if (kind != CFG_CLK_VIRTUAL && (cfg_get_int64(cfg, NULL,
 	    "virtual_clock_offset_ns") != 0 || cfg_get_double(cfg, NULL,

@@ -1,9 +1,11 @@
 #!/bin/bash
 # The daemons' --check-config: linuxptp's default.cfg loads with warnings
-# only (exit 0) once time_stamping is software (its hardware time stamps
-# with ptpsep's default clock_device system are refused, by both daemons'
-# --check-config and start, with the same message); the other
-# contradictory pairs are refused too; max_steps_per_interval 0 (no limit)
+# only (exit 0), with time_stamping software and as it is (hardware time
+# stamps with ptpsep's default clock_device auto: the ports' PHC, which
+# only the driver can tell, at start); with clock_device system its
+# hardware time stamps are refused, by both daemons' --check-config and
+# start, with the same message; the other contradictory pairs are refused
+# too; max_steps_per_interval 0 (no limit)
 # is accepted and netd starts with it; a typo'd key fails naming file, line
 # and key; a bad value fails the same way; --help/--version work; every
 # program refuses an unknown option with exit 2.
@@ -31,7 +33,7 @@ fi
 for prog in clockd/ptp-clockd netd/ptp-netd; do
 	name=${prog#*/}
 	# default.cfg says time_stamping hardware and sets no clock_device
-	# (ptpsep's default: system): refused, see below.
+	# (ptpsep's default: auto): see below.
 	out=$("$b/$prog" -f "$default_cfg" --time_stamping=software \
 		--check-config 2>"$tmp/err")
 	rc=$?
@@ -95,10 +97,22 @@ done
 # ---- contradictory pairs (issue 11) ----
 # The daemon's start and --check-config run the same validation: the line
 # --check-config prints is the one the daemon logs before it exits 1.
-hw_msg="time_stamping hardware with clock_device system: the time stamps come from the NIC's clock (PHC)"
+hw_msg="time_stamping hardware with clock_device system: the time stamps come from the NIC's clock (PHC) but the system clock would be steered by them; set clock_device auto"
 for prog in clockd/ptp-clockd netd/ptp-netd; do
 	name=${prog#*/}
-	"$b/$prog" -f "$default_cfg" --check-config >/dev/null 2>"$tmp/err"
+	# As it is (clock_device auto): nothing the file alone refuses.
+	out=$("$b/$prog" -f "$default_cfg" --check-config 2>"$tmp/err")
+	rc=$?
+	if [ $rc = 0 ] && grep -q "configuration $default_cfg OK" <<EOF2
+$out
+EOF2
+	then
+		pass "$name --check-config accepts default.cfg's time_stamping hardware with the default clock_device auto"
+	else
+		fail "$name --check-config on default.cfg (auto): exit $rc: $out $(grep -v warning "$tmp/err" | head -3)"
+	fi
+	"$b/$prog" -f "$default_cfg" --clock_device=system --check-config \
+		>/dev/null 2>"$tmp/err"
 	rc=$?
 	if [ $rc = 1 ] && grep -q "^$name: $hw_msg" "$tmp/err" &&
 		grep -q "configuration $default_cfg refused" "$tmp/err"; then
@@ -139,8 +153,12 @@ check_refused "time_stamping hardware with clock_device virtual" \
 	"time_stamping hardware" "clock_device virtual"
 check_refused "time_stamping software with clock_device /dev/ptp0" \
 	"time_stamping software" "clock_device /dev/ptp0"
-check_refused "virtual_clock_offset_ns and virtual_clock_freq_ppb apply only to clock_device virtual, not system" \
+check_refused "virtual_clock_offset_ns and virtual_clock_freq_ppb apply only to clock_device virtual, not auto" \
 	"time_stamping software" "virtual_clock_offset_ns 1500000000"
+check_refused "time_stamping hardware with clock_device system: .*set clock_device auto (the ports' PHC)" \
+	"time_stamping hardware" "clock_device system"
+check_refused "time_stamping software with clock_device /dev/ptp2: .*clock_device auto, system or virtual" \
+	"time_stamping software" "clock_device /dev/ptp2"
 check_refused "virtual_clock_offset_ns and virtual_clock_freq_ppb apply only to clock_device virtual, not /dev/ptp1" \
 	"time_stamping hardware" "clock_device /dev/ptp1" "virtual_clock_freq_ppb 80000"
 # etc/ptpsep.conf, as installed: system clock, both virtual keys 0.
@@ -152,7 +170,10 @@ for prog in clockd/ptp-clockd netd/ptp-netd; do
 done
 
 # The pairs that fit are accepted.
-for pair in "software system" "software virtual" "hardware /dev/ptp3"; do
+# auto needs no hardware here: the driver is asked when netd starts
+# (tests/integration/phc_auto.sh).
+for pair in "software system" "software virtual" "hardware /dev/ptp3" \
+	"software auto" "hardware auto"; do
 	set -- $pair
 	"$b/netd/ptp-netd" --time_stamping=$1 --clock_device=$2 -i eth0 \
 		--check-config >"$tmp/out" 2>&1 &&

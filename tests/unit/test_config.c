@@ -513,7 +513,8 @@ test_defaults(void **state)
 	assert_int_equal(cfg_get_int(cfg, NULL, "slaveOnly"), 0);
 	assert_false(cfg_is_set(cfg, NULL, "domainNumber"));
 	/* own keys */
-	assert_string_equal(cfg_get_str(cfg, NULL, "clock_device"), "system");
+	/* auto: the ports' PHC with hardware time stamps (issue 14) */
+	assert_string_equal(cfg_get_str(cfg, NULL, "clock_device"), "auto");
 	assert_string_equal(cfg_get_str(cfg, NULL, "netd_socket"),
 	    "/run/ptpsep/netd.sock");
 	assert_string_equal(cfg_get_str(cfg, NULL, "netd_ctl_socket"),
@@ -655,6 +656,15 @@ test_own_keys(void **state)
 	assert_int_equal(idx, -1);
 	assert_int_equal(cfg_clock_device_parse("system", &kind, &idx), 0);
 	assert_int_equal(kind, CFG_CLK_SYSTEM);
+	assert_int_equal(cfg_clock_device_parse("auto", &kind, &idx), 0);
+	assert_int_equal(kind, CFG_CLK_AUTO);
+	assert_int_equal(idx, -1);
+	assert_int_equal(cfg_clock_device_parse("Auto", &kind, &idx), -1);
+	assert_int_equal(cfg_clock_device_parse("auto ", &kind, &idx), -1);
+	assert_int_equal(cfg_clock_auto_kind(CFG_TS_HARDWARE), CFG_CLK_PHC);
+	assert_int_equal(cfg_clock_auto_kind(CFG_TS_ONESTEP), CFG_CLK_PHC);
+	assert_int_equal(cfg_clock_auto_kind(CFG_TS_P2P1STEP), CFG_CLK_PHC);
+	assert_int_equal(cfg_clock_auto_kind(CFG_TS_SOFTWARE), CFG_CLK_SYSTEM);
 	assert_int_equal(cfg_clock_device_parse("/dev/ptp", &kind, &idx), -1);
 	assert_int_equal(cfg_clock_device_parse("/dev/ptp01", &kind, &idx),
 	    -1);
@@ -665,7 +675,7 @@ test_own_keys(void **state)
 
 	expect_one_error("[global]\nclock_device /dev/sda\n",
 	    "t.cfg:2: bad value '/dev/sda' for key 'clock_device': expected "
-	    "system, virtual or /dev/ptpN");
+	    "auto, system, virtual or /dev/ptpN");
 	expect_one_error("[global]\nnetd_socket run/netd.sock\n",
 	    "t.cfg:2: bad value 'run/netd.sock' for key 'netd_socket': not "
 	    "an absolute path");
