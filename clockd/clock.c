@@ -55,7 +55,7 @@ clock_init(struct clockd *c, const struct env *env, struct cfg *cfg)
 
 	c->t_bmc = env_timer_new(&c->env, clock_ev_bmc, c);
 	c->t_adj = env_timer_new(&c->env, clock_ev_adj, c);
-	if (c->t_bmc == NULL || c->t_adj == NULL)
+	if (c->t_bmc == NULL || c->t_adj == NULL || clock_hold_init(c) == -1)
 		return -1;
 	env_netd_start(&c->env);
 	return 0;
@@ -73,7 +73,8 @@ clock_fini(struct clockd *c)
 	c->servo = NULL;
 	env_timer_free(&c->env, c->t_bmc);
 	env_timer_free(&c->env, c->t_adj);
-	c->t_bmc = c->t_adj = NULL;
+	env_timer_free(&c->env, c->t_hold);
+	c->t_bmc = c->t_adj = c->t_hold = NULL;
 }
 
 /* ---- run-time settings: ptpctl set, served by ctlsrv.c ---- */

@@ -4,8 +4,8 @@
  * port's Erbest (foreign.c), the BMCA over them and this clock's D0
  * (bmc.c), the datasets that follow the result (9.3.5, clock_datasets.c),
  * and the recommended state handed to each port's FSM (fsm.c).  Pure
- * decisions are in bmc.c and fsm.c; this file only gathers their input
- * and acts on their output.  The decision runs from a zero-delay timer,
+ * decisions are in bmc.c, fsm.c and holdover.c; this file only gathers
+ * their input and acts on their output.  The decision runs from a zero-delay timer,
  * so that several reasons for one in a burst cost one run.
  */
 #include "config.h"
@@ -13,8 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cfg.h"
 #include "clockd.h"
 #include "log.h"
+
+static void	clock_hold_lost(struct clockd *, int64_t);
+static void	clock_hold_follow(struct clockd *, int64_t);
+static void	clock_hold_arm(struct clockd *, int64_t);
+static void	clock_ev_hold(void *);
 
 /* The state decision event (9.3.2): BMCA over all ports, datasets, FSMs. */
 void
@@ -28,10 +34,16 @@ clock_ev_bmc(void *arg)
 	unsigned i;
 	int best, slave_changed = 0;
 	struct ptp_port_identity new_parent;
+	struct ptp_clock_quality q0;
 
 	if (!c->have_ports)
 		return;
-	bmc_dataset_from_default(&d0, c->dds.priority1, &c->dds.quality,
+	/* D0 with the class this clock would announce: in holdover a
+	 * returning grandmaster of a better class wins, a worse one does not
+	 * (G.8275.1's use of the holdover classes). */
+	q0 = c->dds.quality;
+	q0.clock_class = clock_class_now(c);
+	bmc_dataset_from_default(&d0, c->dds.priority1, &q0,
 	    c->dds.priority2, c->dds.clock_identity);
 	for (i = 0; i < c->nports; i++) {
 		struct cport *p = &c->ports[i];
@@ -52,9 +64,14 @@ clock_ev_bmc(void *arg)
 	/* 9.3.5: the datasets follow Ebest, or this clock when D0 wins. */
 	memset(&new_parent, 0, sizeof(new_parent));
 	if (best < 0 || bmc_a_better(bmc_compare(&d0, &erbest[best]))) {
+		if (best < 0)
+			clock_hold_lost(c, now);
+		else
+			hold_outranked(&c->hold);
 		if (!c->dds.slave_only)
 			clock_update_grandmaster(c);
 	} else {
+		clock_hold_follow(c, now);
 		new_parent = entry[best]->hdr.source_port_identity;
 		slave_changed = !ptp_port_identity_equal(&new_parent,
 		    &c->pds.parent_port_identity);
@@ -86,6 +103,83 @@ clock_ev_bmc(void *arg)
 		port_dispatch(&c->ports[i], ev,
 		    in[i].decision == BMC_D_S1 ? slave_changed : 0);
 	}
+	clock_hold_arm(c, now);
+}
+
+/* ---- holdover (holdover.h) ---- */
+
+int
+clock_hold_init(struct clockd *c)
+{
+	hold_init(&c->hold, cfg_get_int(c->cfg, NULL, "holdover_clock_class"),
+	    cfg_get_int(c->cfg, NULL, "holdover_timeout"), c->dds.slave_only);
+	c->t_hold = env_timer_new(&c->env, clock_ev_hold, c);
+	return c->t_hold == NULL ? -1 : 0;
+}
+
+uint8_t
+clock_class_now(const struct clockd *c)
+{
+	return hold_clock_class(&c->hold, c->dds.quality.clock_class,
+	    clock_now(c));
+}
+
+/* No foreign master on any port: holdover if the servo had locked. */
+static void
+clock_hold_lost(struct clockd *c, int64_t now)
+{
+	int locked = c->servo_state == SERVO_LOCKED ||
+	    c->servo_state == SERVO_LOCKED_STABLE;
+
+	if (!hold_lost(&c->hold, locked, now))
+		return;
+	if (c->dds.slave_only || c->hold.clock_class == 0)
+		log_info("holdover: the last grandmaster is lost; keeping "
+		    "the last frequency");
+	else if (c->hold.timeout_ns == 0)
+		log_info("holdover: the last grandmaster is lost; announcing "
+		    "clockClass %u until one returns",
+		    (unsigned)c->hold.clock_class);
+	else
+		log_info("holdover: the last grandmaster is lost; announcing "
+		    "clockClass %u, %u after %lld s",
+		    (unsigned)c->hold.clock_class,
+		    (unsigned)c->dds.quality.clock_class,
+		    (long long)(c->hold.timeout_ns / 1000000000));
+}
+
+static void
+clock_hold_follow(struct clockd *c, int64_t now)
+{
+	int64_t d = hold_duration(&c->hold, now);
+
+	if (hold_follow(&c->hold))
+		log_info("holdover ends after %.1f s: a grandmaster is back",
+		    (double)d / 1e9);
+}
+
+/* The schedule's next change re-runs the decision, so that parentDS and
+ * the Announces carry the new class on time. */
+static void
+clock_hold_arm(struct clockd *c, int64_t now)
+{
+	int64_t in = hold_expires_in(&c->hold, now);
+
+	if (in < 0)
+		env_timer_cancel(&c->env, c->t_hold);
+	else
+		env_timer_arm(&c->env, c->t_hold, in);
+}
+
+static void
+clock_ev_hold(void *arg)
+{
+	struct clockd *c = arg;
+
+	log_info("holdover: %.0f s; announcing clockClass %u",
+	    (double)hold_duration(&c->hold, clock_now(c)) / 1e9,
+	    (unsigned)clock_class_now(c));
+	clock_state_decision_soon(c);
 }
 
 void

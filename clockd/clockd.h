@@ -28,6 +28,7 @@
 #include "filter.h"
 #include "foreign.h"
 #include "fsm.h"
+#include "holdover.h"
 #include "nbr.h"
 #include "netd_types.h"
 #include "ptp_msg.h"
@@ -264,6 +265,10 @@ struct clockd {
 	int			 wait_delay_valid;
 
 	struct env_timer	*t_bmc;		/* deferred state decision */
+	/* holdover (holdover.h): its schedule's next change re-runs the
+	 * state decision (t_hold) */
+	struct holdover		 hold;
+	struct env_timer	*t_hold;
 	/*
 	 * Last, and not cleared by clock_init(): 32 slots of ~3 KiB, of
 	 * which a clock uses nports; port_create() clears each one it
@@ -312,6 +317,11 @@ void	clock_state_decision_soon(struct clockd *c);
 void	clock_ev_bmc(void *arg);
 void	clock_port_state_changed(struct clockd *c, struct cport *p,
 	    enum fsm_state old);
+/* Holdover's keys, its timer; clock_init() calls it.  0 or -1. */
+int	clock_hold_init(struct clockd *c);
+/* The clockClass this clock announces as grandmaster now: defaultDS's,
+ * or the holdover schedule's (holdover.h). */
+uint8_t	clock_class_now(const struct clockd *c);
 
 /* ---- clock_netd.c ---- */
 /* netd's messages into the engine (arg: the struct clockd *), from
