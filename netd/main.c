@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <grp.h>
 #include <malloc.h>
 #include <pwd.h>
@@ -30,6 +31,7 @@
 #include "log.h"
 #include "netd.h"
 #include "nlmon.h"
+#include "phc.h"
 #include "notify.h"
 #include "priv.h"
 #include "sockpath.h"
@@ -131,13 +133,96 @@ main_event_base(void)
 	event_config_free(cfg);
 	return base;
 }
+/*
+ * With hardware time stamps the clock is the ports' PHC: each port's
+ * driver must offer what phc_port_check() needs, all ports one PHC, and
+ * it must be the one clock_device names (auto: whichever it is).  A port
+ * missing at start is waited for only when the PHC is named: with auto
+ * its PHC cannot be known.  Writes the device to open into dev.
+ */
+static int
+main_resolve_clock(struct netd *nd, char *dev, size_t len)
+{
+	const char *conf = cfg_get_str(nd->cfg, NULL, "clock_device");
+	int ts = cfg_get_int(nd->cfg, NULL, "time_stamping");
+	struct phc_caps *caps;
+	enum cfg_clock_kind kind;
+	enum transport_kind tk;
+	size_t i, n = cfg_port_count(nd->cfg);
+	int idx, index, auto_dev, rc = -1;
+	char why[512];
+
+	nd->phc_index = -1;
+	snprintf(dev, len, "%s", conf);
+	if (cfg_clock_device_parse(conf, &kind, &idx) != 0)
+		return -1;	/* main() validated it */
+	auto_dev = kind == CFG_CLK_AUTO;
+	if (auto_dev)
+		kind = cfg_clock_auto_kind(ts);
+	if (kind != CFG_CLK_PHC) {
+		if (auto_dev)
+			snprintf(dev, len, "system");
+		return 0;
+	}
+	if (ts == CFG_TS_SOFTWARE)
+		return 0;	/* refused by cli_check_hw() */
+	if ((caps = calloc(n, sizeof(*caps))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *ifname = cfg_port_name(nd->cfg, i);
+
+		tk = cfg_get_int(nd->cfg, ifname, "network_transport") ==
+		    CFG_TRANS_L2 ? TR_L2 : TR_UDP4;
+		phc_probe(ifname, &caps[i]);
+		if (caps[i].err == -ENODEV && !auto_dev) {
+			log_info("%s: not there yet: waited for (its PHC must "
+			    "be %s)", ifname, conf);
+			continue;
+		}
+		if (caps[i].err == -ENODEV) {
+			log_warnx("%s: no such interface: with clock_device "
+			    "auto its PHC cannot be known; name it "
+			    "(clock_device /dev/ptpN) to wait for the port",
+			    ifname);
+			goto out;
+		}
+		if (phc_port_check(&caps[i], tk, why, sizeof(why)) != 0) {
+			log_warnx("%s", why);
+			goto out;
+		}
+	}
+	for (i = 0; i < n && caps[i].err != 0; i++)
+		;
+	if (i == n) {
+		/* Every port is missing: the named PHC, checked later. */
+		nd->phc_index = idx;
+		rc = 0;
+		goto out;
+	}
+	if (phc_choose(caps, n, idx, &index, why, sizeof(why)) != 0) {
+		log_warnx("%s", why);
+		goto out;
+	}
+	nd->phc_index = index;
+	snprintf(dev, len, "/dev/ptp%d", index);
+	if (auto_dev)
+		log_info("clock_device auto: %s, the PHC of %s (driver %s)",
+		    dev, caps[0].ifname, caps[0].driver);
+	rc = 0;
+out:
+	free(caps);
+	return rc;
+}
+
 static int
 main_open_clock(struct netd *nd)
 {
 	struct clock_params cp;
-	const char *dev = cfg_get_str(nd->cfg, NULL, "clock_device");
+	char dev[sizeof(nd->clock_device)];
 	char why[256];
 
+	if (main_resolve_clock(nd, dev, sizeof(dev)) != 0)
+		return -1;
 	memset(&cp, 0, sizeof(cp));
 	cp.virtual_offset_ns = cfg_get_int64(nd->cfg, NULL,
 	    "virtual_clock_offset_ns");
@@ -217,8 +302,9 @@ main_run(struct netd *nd, const struct cli *cli)
 	if ((nd->base = main_event_base()) == NULL)
 		fatalx("event_base_new failed");
 	if (main_open_clock(nd) != 0)
-		fatalx("cannot open clock_device %s",
-		    cfg_get_str(nd->cfg, NULL, "clock_device"));
+		fatalx("cannot open clock_device %s (time_stamping %s)",
+		    cfg_get_str(nd->cfg, NULL, "clock_device"),
+		    cfg_get_enum_name(nd->cfg, NULL, "time_stamping"));
 
 	nd->ports = calloc(nd->nports, sizeof(*nd->ports));
 	if (nd->ports == NULL)

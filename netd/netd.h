@@ -68,6 +68,8 @@ struct netd_port {
 	int			 link_up;
 	struct event		*ev[TC_NUM];
 	struct event		*ev_tx;		/* tp.fd_tx, only while owed */
+	int			 phc_index;	/* its driver's PHC (phc.h);
+						   -1: none, or software */
 	struct netd_txmap	 txmap[NETD_TXMAP_MAX];
 	uint64_t		 rxdrop[NETD_RXDROP_MAX];
 	uint64_t		 refused[NETD_REFUSE_MAX];
@@ -82,7 +84,8 @@ struct netd {
 
 	/* the clock and the bounds on what clockd may do to it */
 	struct clock		*clk;
-	char			 clock_device[64];
+	char			 clock_device[64];	/* auto resolved */
+	int			 phc_index;	/* clk's /dev/ptpN, -1: no PHC */
 	struct clock_bounds	 bounds;
 	struct clock_bounds_state bstate;
 	uint64_t		 clock_refused[NETD_REFUSE_MAX];

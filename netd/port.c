@@ -14,6 +14,7 @@
 #include "cfg.h"
 #include "log.h"
 #include "netd.h"
+#include "phc.h"
 #include "tstamp.h"
 
 /* Error-queue entries read per wake-up before yielding to the others. */
@@ -57,6 +58,7 @@ port_init(struct netd *nd, struct netd_port *p, unsigned index,
 	p->nd = nd;
 	p->index = index;
 	p->tp.fd[TC_EVENT] = p->tp.fd[TC_GENERAL] = -1;
+	p->phc_index = -1;
 	if (strlen(ifname) >= sizeof(p->ifname))
 		return -EINVAL;
 	strcpy(p->ifname, ifname);
@@ -97,6 +99,38 @@ port_init(struct netd *nd, struct netd_port *p, unsigned index,
 	return 0;
 }
 
+/*
+ * Hardware time stamps: the driver must still offer them and the port's
+ * PHC must still be the clock's (an interface re-created under the same
+ * name may sit on another NIC).  main_resolve_clock() checked the ports
+ * present at start the same way.
+ */
+static int
+port_check_phc(struct netd_port *p)
+{
+	struct phc_caps caps;
+	char why[512];
+
+	p->phc_index = -1;
+	if (p->params.ts_mode != TS_HARDWARE)
+		return 0;
+	phc_probe(p->ifname, &caps);
+	if (caps.err == -ENODEV)
+		return 0;	/* transport_open() says so, and it is waited for */
+	if (phc_port_check(&caps, p->params.kind, why, sizeof(why)) != 0) {
+		log_warnx("port %u: %s", p->index, why);
+		return -1;
+	}
+	if (p->nd->phc_index >= 0 && caps.phc_index != p->nd->phc_index) {
+		log_warnx("port %u: %s (driver %s) is on /dev/ptp%d, not on "
+		    "the clock's /dev/ptp%d: not opened", p->index, p->ifname,
+		    caps.driver, caps.phc_index, p->nd->phc_index);
+		return -1;
+	}
+	p->phc_index = caps.phc_index;
+	return 0;
+}
+
 int
 port_open(struct netd_port *p)
 {
@@ -104,6 +138,8 @@ port_open(struct netd_port *p)
 
 	if (p->is_open)
 		return 0;
+	if (port_check_phc(p) != 0)
+		return -ENODEV;
 	rc = transport_open(&p->tp, &p->params);
 	if (rc < 0) {
 		log_warnx("port %u (%s): cannot open: %s", p->index, p->ifname,
@@ -460,6 +496,7 @@ port_describe(struct netd_port *p, Ptpsep__Netd__Port *m, uint8_t *buf)
 	    PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :
 	    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
 	m->one_step = 0;
+	m->phc_index = p->phc_index;
 	m->link_up = p->is_open && p->link_up;
 	if (p->is_open) {
 		/* EUI-64 from the MAC, IEEE 1588-2019 7.5.2.2.2. */
