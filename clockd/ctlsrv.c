@@ -195,6 +195,11 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 	st.servo_state = ctlsrv_servo_state(c->servo_state);
 	st.gm_clock_class = c->pds.gm_quality.clock_class;
 	st.steps_removed = c->cds.steps_removed;
+	/* Holdover (clockd/holdover.h) and the class announced as
+	 * grandmaster now, whether or not this clock is one. */
+	st.holdover = hold_active(&c->hold) != 0;
+	st.holdover_ms = (uint64_t)(hold_duration(&c->hold, now) / 1000000);
+	st.clock_class = clock_class_now(c);
 	/* clock_policy.h's values are ClockRefusal's. */
 	st.clock_refusal = (Ptpsep__Ctl__ClockRefusal)c->refusal;
 	if (!env_netd_ready(&c->env)) {

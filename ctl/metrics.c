@@ -105,6 +105,18 @@ ctl_metrics_clockd(FILE *out, const Ptpsep__Ctl__Status *st)
 	ctl_om_family(out, "ptpsep_steps_removed", "gauge",
 	    "currentDS.stepsRemoved.");
 	fprintf(out, "ptpsep_steps_removed %u\n", (unsigned)st->steps_removed);
+	ctl_om_family(out, "ptpsep_clock_class", "gauge",
+	    "clockClass this clock announces as grandmaster now (defaultDS's, "
+	    "or holdover_clock_class in holdover).");
+	fprintf(out, "ptpsep_clock_class %u\n", (unsigned)st->clock_class);
+	ctl_om_family(out, "ptpsep_holdover", "gauge",
+	    "1 in holdover: the last grandmaster lost while the servo was "
+	    "locked.");
+	fprintf(out, "ptpsep_holdover %d\n", st->holdover ? 1 : 0);
+	ctl_om_family(out, "ptpsep_holdover_seconds", "gauge",
+	    "Time in holdover, s (0 when not).");
+	fprintf(out, "ptpsep_holdover_seconds %.3f\n",
+	    (double)st->holdover_ms / 1e3);
 	ctl_om_family(out, "ptpsep_port_state", "gauge",
 	    "portState of IEEE 1588-2019 Table 20 (9 SLAVE, 6 MASTER, ...).");
 	for (i = 0; i < st->n_ports; i++) {

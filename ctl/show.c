@@ -162,6 +162,11 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 		    ctl_refusal_name(s->clock_refusal));
 		ctl_json_uint(&j, "gm_clock_class", s->gm_clock_class);
 		ctl_json_uint(&j, "steps_removed", s->steps_removed);
+		ctl_json_uint(&j, "clock_class", s->clock_class);
+		/* Present only while in holdover (doc/design.md). */
+		if (s->holdover)
+			ctl_json_double(&j, "holdover_s",
+			    (double)s->holdover_ms / 1e3);
 		if (since == UINT64_MAX)
 			ctl_json_null(&j, "since_state_change_s");
 		else
@@ -195,6 +200,10 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 	printf("%-20s %+.3f ppb\n", "frequency", s->freq_ppb);
 	printf("%-20s %s\n", "servo", ctl_servo_name(s->servo_state));
 	printf("%-20s %s\n", "clock refusal", ctl_refusal_name(s->clock_refusal));
+	printf("%-20s %u\n", "clock class", (unsigned)s->clock_class);
+	if (s->holdover)
+		printf("%-20s %.1f s (clockClass %u)\n", "holdover",
+		    (double)s->holdover_ms / 1e3, (unsigned)s->clock_class);
 	if (since != UINT64_MAX)
 		printf("%-20s %.1f s ago\n", "last state change",
 		    (double)since / 1e3);
