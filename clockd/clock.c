@@ -57,6 +57,8 @@ clock_init(struct clockd *c, const struct env *env, struct cfg *cfg)
 	c->t_adj = env_timer_new(&c->env, clock_ev_adj, c);
 	if (c->t_bmc == NULL || c->t_adj == NULL || clock_hold_init(c) == -1)
 		return -1;
+	if (clock_leap_init(c) == -1)
+		return -1;
 	env_netd_start(&c->env);
 	return 0;
 }
@@ -73,6 +75,7 @@ clock_fini(struct clockd *c)
 	c->servo = NULL;
 	env_timer_free(&c->env, c->t_bmc);
 	env_timer_free(&c->env, c->t_adj);
+	clock_leap_fini(c);
 	env_timer_free(&c->env, c->t_hold);
 	c->t_bmc = c->t_adj = c->t_hold = NULL;
 }

@@ -65,6 +65,7 @@ clock_update_grandmaster(struct clockd *c)
 	c->tds.flags = PTP_FLAG_UTC_OFFSET_VALID |
 	    (clock_counts_ptp_time(cfg) ? PTP_FLAG_PTP_TIMESCALE : 0);
 	c->tds.time_source = (uint8_t)cfg_get_int(cfg, NULL, "timeSource");
+	clock_leap_gm_time_properties(c);
 }
 
 /* The UTC offset to believe from the parent's timePropertiesDS (8.2.4). */

@@ -136,6 +136,8 @@ clock_cb_clock_reply(void *arg, const struct netd_clock_reply *r)
 		clock_create_servo(c, r->freq_ppb);
 		return;
 	}
+	if (clock_leap_reply(c, r))
+		return;
 	if (r->id == c->step_id && c->stepping) {
 		c->stepping = 0;
 		if (!ok) {

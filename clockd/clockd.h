@@ -28,6 +28,7 @@
 #include "filter.h"
 #include "foreign.h"
 #include "fsm.h"
+#include "leap.h"
 #include "holdover.h"
 #include "nbr.h"
 #include "netd_types.h"
@@ -181,6 +182,17 @@ struct ds_time_properties {
 	uint8_t			 time_source;
 };
 
+/* The leapfile and the grandmaster's reading of it (clock_leap.c). */
+struct leapstate {
+	int			 have_tab;	/* a leapfile was loaded */
+	struct leaptab		 tab;
+	int			 counts_tai;	/* netd's clock counts PTP time */
+	struct env_timer	*t_read;	/* the next clock reading */
+	uint64_t		 read_id;	/* the read in flight, 0: none */
+	int			 have_props;	/* props from a reading */
+	struct leap_props	 props;		/* announced as grandmaster */
+};
+
 struct clockd {
 	/* time, timers and netd (env.h): the engine's only way out */
 	struct env		 env;
@@ -265,6 +277,7 @@ struct clockd {
 	int			 wait_delay_valid;
 
 	struct env_timer	*t_bmc;		/* deferred state decision */
+	struct leapstate	 leap;		/* clock_leap.c */
 	/* holdover (holdover.h): its schedule's next change re-runs the
 	 * state decision (t_hold) */
 	struct holdover		 hold;
@@ -309,6 +322,17 @@ void	clock_update_grandmaster(struct clockd *c);
 void	clock_update_slave(struct clockd *c, const struct fm_entry *e);
 /* An Announce from the parent: refresh parentDS and timePropertiesDS. */
 void	clock_update_from_parent(struct clockd *c, const struct ptp_msg *m);
+
+/* ---- clock_leap.c ---- */
+/* Reads the leapfile (before the sandbox): 0, or -1 (logged: clockd
+ * stops).  No leapfile: 0 and nothing else happens. */
+int	clock_leap_init(struct clockd *c);
+void	clock_leap_fini(struct clockd *c);
+/* clock_update_grandmaster(): currentUtcOffset and leap61/leap59 from
+ * the leapfile at the clock's last reading (8.2.4). */
+void	clock_leap_gm_time_properties(struct clockd *c);
+/* 1 when r answers the leap reading (consumed), else 0. */
+int	clock_leap_reply(struct clockd *c, const struct netd_clock_reply *r);
 
 /* ---- clock_decision.c ---- */
 /* Asks for a state decision over all ports (coalesced, run soon). */

@@ -3,12 +3,18 @@
  */
 #include "config.h"
 
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cfg.h"
 #include "cli.h"
+#include "leapfile.h"
 #include "log.h"
 
 static void
@@ -166,6 +172,74 @@ cli_check_hw(const struct cfg *cfg, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * Root checks the file for clockd_user (clockd reads it after dropping to
+ * that user): owner, group (primary and supplementary) or other read
+ * permission.  Anyone else has just read it as themselves.
+ */
+static int
+cli_check_leap_reader(const struct cfg *cfg, const char *path, char *why,
+    size_t len)
+{
+	const char *user = cfg_get_str(cfg, NULL, "clockd_user");
+	gid_t groups[64];
+	int ngroups = 64, i, ok;
+	struct passwd *pw;
+	struct stat st;
+
+	if (geteuid() != 0 || user == NULL || (pw = getpwnam(user)) == NULL)
+		return 0;	/* no such user: the account checks say so */
+	if (stat(path, &st) != 0)
+		return 0;	/* just read: gone since, clockd will say */
+	if (st.st_uid == pw->pw_uid)
+		ok = (st.st_mode & S_IRUSR) != 0;
+	else {
+		ok = (st.st_mode & S_IROTH) != 0;
+		if (getgrouplist(user, pw->pw_gid, groups, &ngroups) == -1)
+			ngroups = 64;	/* the first 64 */
+		for (i = 0; i < ngroups && !ok; i++)
+			if (groups[i] == st.st_gid)
+				ok = (st.st_mode & S_IRGRP) != 0;
+	}
+	if (!ok) {
+		snprintf(why, len, "leapfile %s: not readable by clockd_user "
+		    "%s (mode %03o, uid %u, gid %u): clockd reads it as that "
+		    "user", path, user, (unsigned)(st.st_mode & 0777),
+		    (unsigned)st.st_uid, (unsigned)st.st_gid);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * leapfile: the file clockd reads at start (clockd/clock_leap.c) must
+ * decode, and clockd_user must be able to read it.  An expired file is
+ * used (its past offsets hold): a warning.
+ */
+static int
+cli_check_leap(const struct cfg *cfg, char *why, size_t len)
+{
+	const char *path = cfg_get_str(cfg, NULL, "leapfile");
+	static struct leaptab tab;
+	struct leapfile_err err;
+	char msg[160];
+
+	if (path == NULL || *path == '\0')
+		return 0;
+	if (leapfile_load(path, &tab, &err) != 0) {
+		leapfile_format(&err, msg, sizeof(msg));
+		snprintf(why, len, "leapfile %s: %s", path, msg);
+		return -1;
+	}
+	if (cli_check_leap_reader(cfg, path, why, len) != 0)
+		return -1;
+	if (leaptab_expired(&tab, (int64_t)time(NULL)))
+		log_warnx("leapfile %s has expired: its past offsets still "
+		    "hold, a leap announced since is not in it (update the "
+		    "tz database)", path);
+	return 0;
+}
+
 static int
 cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
 {
@@ -174,6 +248,8 @@ cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
 	int idx;
 
 	if (cli_check_hw(cfg, why, len) != 0)
+		return -1;
+	if (cli_check_leap(cfg, why, len) != 0)
 		return -1;
 	if (cfg_clock_device_parse(dev, &kind, &idx) != 0)
 		return 0;	/* a bad value is the key table's error */

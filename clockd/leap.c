@@ -1,0 +1,72 @@
+/*
+ * leap.c - the grandmaster's leap-second announcement (leap.h): pure.
+ */
+#include "config.h"
+
+#include "leap.h"
+
+#define NS	1000000000LL
+
+/* floor division: a time before 1970 still lands in the right second */
+static int64_t
+floor_s(int64_t ns)
+{
+	return ns >= 0 ? ns / NS : -((-ns + NS - 1) / NS);
+}
+
+int
+leap_utc_of(const struct leaptab *t, int64_t clk_ns, int counts_tai,
+    int64_t *utc_ns)
+{
+	int64_t s = floor_s(clk_ns), utc_s;
+	int off;
+
+	if (!counts_tai) {
+		if (leaptab_offset(t, s, &off) != 0)
+			return -1;
+		*utc_ns = clk_ns;
+		return 0;
+	}
+	/* PTP time is TAI from 1970-01-01 00:00:00 TAI (7.2.2, 7.2.4) */
+	if (leaptab_utc_from_tai(t, s, &utc_s, &off) != 0)
+		return -1;
+	*utc_ns = clk_ns - (int64_t)off * NS;
+	return 0;
+}
+
+int
+leap_props_at(const struct leaptab *t, int64_t utc_ns, struct leap_props *lp)
+{
+	int64_t s = floor_s(utc_ns), at;
+	int delta;
+
+	if (leaptab_offset(t, s, &lp->offset) != 0)
+		return -1;
+	lp->leap = 0;
+	lp->leap_at_s = 0;
+	if (leaptab_next(t, s, &at, &delta) && at - s <= LEAP_WINDOW_S) {
+		lp->leap = delta;
+		lp->leap_at_s = at;
+	}
+	return 0;
+}
+
+int64_t
+leap_next_read_ns(const struct leaptab *t, int64_t utc_ns)
+{
+	int64_t s = floor_s(utc_ns), at, change, wait;
+	int delta;
+
+	if (!leaptab_next(t, s, &at, &delta))
+		return LEAP_READ_FAR_NS;
+	if (at - s <= LEAP_WINDOW_S) {
+		change = at * NS;
+		wait = LEAP_READ_NEAR_NS;
+	} else {
+		change = (at - LEAP_WINDOW_S) * NS;
+		wait = LEAP_READ_FAR_NS;
+	}
+	if (change - utc_ns < wait)
+		wait = change - utc_ns;
+	return wait < 1000000 ? 1000000 : wait;
+}

@@ -1,0 +1,438 @@
+/*
+ * test_leap.c - the grandmaster's leap-second announcement: clockd/leap.c
+ * (pure) on tzdata's table, and clockd/clock_leap.c in the engine
+ * (clock_init with a leapfile, netd's clock readings delivered through
+ * clock_netd_cbs) across the 2016-12-31 insertion: currentUtcOffset 36
+ * and no flag 13 h before, leap61 from 12 h before, 37 and no flag after;
+ * the same from a clock counting PTP time (a PHC).
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cfg.h"
+#include "clockd/clockd.h"
+#include "leapfile.h"
+#include "log.h"
+#include "ptp_msg.h"
+
+#define S		1000000000LL
+#define D2017		1483228800LL	/* 2017-01-01 00:00:00 UTC */
+#define D2015_07	1435708800LL	/* 2015-07-01 */
+
+static struct leaptab tab;
+
+static void
+load(void)
+{
+	struct leapfile_err err;
+
+	assert_int_equal(leapfile_load(LEAP_VECTOR, &tab, &err), 0);
+}
+
+static void
+test_props(void **state)
+{
+	struct leap_props lp;
+
+	(void)state;
+	load();
+	/* 13 h before: 36 s, nothing pending */
+	assert_int_equal(leap_props_at(&tab, (D2017 - 13 * 3600) * S, &lp), 0);
+	assert_int_equal(lp.offset, 36);
+	assert_int_equal(lp.leap, 0);
+	/* 12 h before, to the ns: leap61 */
+	assert_int_equal(leap_props_at(&tab, (D2017 - 12 * 3600) * S - 1,
+	    &lp), 0);
+	assert_int_equal(lp.leap, 0);
+	assert_int_equal(leap_props_at(&tab, (D2017 - 12 * 3600) * S, &lp), 0);
+	assert_int_equal(lp.leap, 1);
+	assert_int_equal(lp.leap_at_s, D2017);
+	assert_int_equal(lp.offset, 36);
+	/* the last ns of 23:59:59 (and of the repeated one) */
+	assert_int_equal(leap_props_at(&tab, D2017 * S - 1, &lp), 0);
+	assert_int_equal(lp.leap, 1);
+	assert_int_equal(lp.offset, 36);
+	/* midnight: done */
+	assert_int_equal(leap_props_at(&tab, D2017 * S, &lp), 0);
+	assert_int_equal(lp.leap, 0);
+	assert_int_equal(lp.offset, 37);
+	/* 2015-06-30: the leap before */
+	assert_int_equal(leap_props_at(&tab, (D2015_07 - 60) * S, &lp), 0);
+	assert_int_equal(lp.leap, 1);
+	assert_int_equal(lp.offset, 35);
+	/* before 1972: none */
+	assert_int_equal(leap_props_at(&tab, 0, &lp), -1);
+	assert_int_equal(leap_props_at(&tab, -5 * S, &lp), -1);
+}
+
+/* A leap59 (a table edited to remove a second) announces leap59. */
+static void
+test_leap59(void **state)
+{
+	static const char f[] = "#@ 3991593600\n2272060800 10\n"
+	    "2287785600 9\n";
+	struct leapfile_err err;
+	struct leap_props lp;
+	int64_t at = 2287785600LL - LEAPFILE_NTP_UNIX;
+
+	(void)state;
+	assert_int_equal(leapfile_parse(f, sizeof(f) - 1, &tab, &err), 0);
+	assert_int_equal(leap_props_at(&tab, (at - 100) * S, &lp), 0);
+	assert_int_equal(lp.leap, -1);
+	assert_int_equal(lp.offset, 10);
+	assert_int_equal(leap_props_at(&tab, at * S, &lp), 0);
+	assert_int_equal(lp.leap, 0);
+	assert_int_equal(lp.offset, 9);
+}
+
+static void
+test_utc_of(void **state)
+{
+	int64_t utc;
+
+	(void)state;
+	load();
+	/* a UTC clock is its own UTC */
+	assert_int_equal(leap_utc_of(&tab, D2017 * S + 5, 0, &utc), 0);
+	assert_int_equal(utc, D2017 * S + 5);
+	/* PTP time: TAI; 23:59:59.5 is TAI midnight + 35.5 s */
+	assert_int_equal(leap_utc_of(&tab, (D2017 + 35) * S + S / 2, 1, &utc),
+	    0);
+	assert_int_equal(utc, (D2017 - 1) * S + S / 2);
+	/* the inserted second: 23:59:59.5 again */
+	assert_int_equal(leap_utc_of(&tab, (D2017 + 36) * S + S / 2, 1, &utc),
+	    0);
+	assert_int_equal(utc, (D2017 - 1) * S + S / 2);
+	assert_int_equal(leap_utc_of(&tab, (D2017 + 37) * S, 1, &utc), 0);
+	assert_int_equal(utc, D2017 * S);
+	/* before 1972 */
+	assert_int_equal(leap_utc_of(&tab, 0, 0, &utc), -1);
+	assert_int_equal(leap_utc_of(&tab, 5 * S, 1, &utc), -1);
+}
+
+static void
+test_next_read(void **state)
+{
+	(void)state;
+	load();
+	/* far: every LEAP_READ_FAR_NS */
+	assert_int_equal(leap_next_read_ns(&tab, D2015_07 * S),
+	    LEAP_READ_FAR_NS);
+	/* after the last leap in the table */
+	assert_int_equal(leap_next_read_ns(&tab, (D2017 + 10) * S),
+	    LEAP_READ_FAR_NS);
+	/* 5 s before the window opens: in 5 s */
+	assert_int_equal(leap_next_read_ns(&tab, (D2017 - 12 * 3600 - 5) * S),
+	    5 * S);
+	/* in the window: every second, and right at midnight */
+	assert_int_equal(leap_next_read_ns(&tab, (D2017 - 100) * S),
+	    LEAP_READ_NEAR_NS);
+	assert_int_equal(leap_next_read_ns(&tab, D2017 * S - S / 4), S / 4);
+	/* never less than 1 ms */
+	assert_int_equal(leap_next_read_ns(&tab, D2017 * S - 10), 1000000);
+}
+
+/* ---- the engine: a fake env with timers and recorded clock reads ---- */
+
+#define NT	16
+static struct {
+	int64_t		 now;
+	struct { int used, armed; int64_t due; env_timer_cb cb; void *arg; }
+			 t[NT];
+	uint64_t	 read_id;	/* the last read asked, 0: none */
+	unsigned	 reads;
+} W;
+static struct clockd clk;
+static struct cfg *cfg;
+
+static int64_t f_now(void *ctx) { (void)ctx; return W.now; }
+
+static struct env_timer *
+f_timer_new(void *ctx, env_timer_cb cb, void *arg)
+{
+	unsigned i;
+
+	(void)ctx;
+	for (i = 0; i < NT; i++)
+		if (!W.t[i].used) {
+			W.t[i].used = 1;
+			W.t[i].cb = cb;
+			W.t[i].arg = arg;
+			return (struct env_timer *)&W.t[i];
+		}
+	return NULL;
+}
+
+static void
+f_timer_free(void *ctx, struct env_timer *t)
+{
+	(void)ctx;
+	memset(t, 0, sizeof(W.t[0]));
+}
+
+static void
+f_timer_arm(void *ctx, struct env_timer *t, int64_t d)
+{
+	(void)ctx;
+	((typeof(&W.t[0]))t)->armed = 1;
+	((typeof(&W.t[0]))t)->due = W.now + d;
+}
+
+static void
+f_timer_cancel(void *ctx, struct env_timer *t)
+{
+	(void)ctx;
+	((typeof(&W.t[0]))t)->armed = 0;
+}
+
+static int
+f_timer_pending(void *ctx, const struct env_timer *t)
+{
+	(void)ctx;
+	return ((const typeof(&W.t[0]))t)->armed;
+}
+
+static void f_netd_start(void *ctx) { (void)ctx; }
+static int f_netd_ready(void *ctx) { (void)ctx; return 1; }
+
+static int
+f_send_frame(void *ctx, unsigned port, int event, enum netd_dest dest,
+    const struct netd_addr *u, const uint8_t *p, size_t len, uint64_t cookie,
+    int want_ts, const uint8_t *fu, size_t fu_len)
+{
+	(void)ctx; (void)port; (void)event; (void)dest; (void)u; (void)p;
+	(void)len; (void)cookie; (void)want_ts; (void)fu; (void)fu_len;
+	return 0;
+}
+
+static int
+f_clock_read(void *ctx, uint64_t id)
+{
+	(void)ctx;
+	W.read_id = id;
+	W.reads++;
+	return 0;
+}
+
+static int
+f_adjfreq(void *ctx, uint64_t id, double ppb)
+{
+	(void)ctx; (void)id; (void)ppb;
+	return 0;
+}
+
+static int
+f_step(void *ctx, uint64_t id, int64_t ns)
+{
+	(void)ctx; (void)id; (void)ns;
+	return 0;
+}
+
+static const struct env_ops fops = {
+	.now = f_now, .timer_new = f_timer_new, .timer_free = f_timer_free,
+	.timer_arm = f_timer_arm, .timer_cancel = f_timer_cancel,
+	.timer_pending = f_timer_pending, .netd_start = f_netd_start,
+	.netd_ready = f_netd_ready, .send_frame = f_send_frame,
+	.clock_read = f_clock_read, .clock_adjfreq = f_adjfreq,
+	.clock_step = f_step,
+};
+
+/* The leap reading's timer (the engine's others are not run here). */
+static typeof(&W.t[0])
+leap_timer(void)
+{
+	return (typeof(&W.t[0]))clk.leap.t_read;
+}
+
+static void
+start(const char *clock_device)
+{
+	static const uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
+	struct netd_port_desc port = {
+		.iface = "eth0", .transport = NETD_TR_L2, .link_up = 0,
+		.clock_identity = id,
+	};
+	struct netd_port_list pl = { .ports = &port, .nports = 1 };
+	struct env env = { &fops, NULL };
+
+	memset(&W, 0, sizeof(W));
+	W.now = 1000 * S;
+	cfg = cfg_new();
+	assert_non_null(cfg);
+	assert_int_equal(cfg_set_str(cfg, NULL, "leapfile", LEAP_VECTOR), 0);
+	assert_int_equal(cfg_set_str(cfg, NULL, "clock_device", clock_device),
+	    0);
+	assert_int_equal(clock_init(&clk, &env, cfg), 0);
+	clock_netd_cbs.connected(&clk, &pl);
+	/* the start-up status read: answer it */
+	{
+		struct netd_clock_reply r = { .id = CLOCK_REQ_STATUS, .ok = 1 };
+
+		clock_netd_cbs.clock_reply(&clk, &r);
+	}
+	W.read_id = 0;
+}
+
+static void
+stop(void)
+{
+	clock_fini(&clk);
+	cfg_free(cfg);
+}
+
+/* Runs the leap timer when due: it asks for a reading, answered at clock
+ * time clk_ns; returns the delay the engine armed after the answer. */
+static int64_t
+read_at(int64_t clk_ns)
+{
+	struct netd_clock_reply r = { .ok = 1, .have_now = 1 };
+
+	assert_true(leap_timer()->armed);
+	W.now = leap_timer()->due;
+	leap_timer()->armed = 0;
+	leap_timer()->cb(leap_timer()->arg);
+	assert_int_not_equal(W.read_id, 0);
+	r.id = W.read_id;
+	r.now.sec = (uint64_t)(clk_ns / S);
+	r.now.nsec = (uint32_t)(clk_ns % S);
+	W.read_id = 0;
+	clock_netd_cbs.clock_reply(&clk, &r);
+	assert_true(leap_timer()->armed);
+	return leap_timer()->due - W.now;
+}
+
+static void
+check_tds(int offset, uint16_t leap_flag)
+{
+	assert_int_equal(clk.tds.current_utc_offset, offset);
+	assert_int_equal(clk.tds.flags & (PTP_FLAG_LEAP61 | PTP_FLAG_LEAP59),
+	    leap_flag);
+	assert_true(clk.tds.flags & PTP_FLAG_UTC_OFFSET_VALID);
+}
+
+static void
+test_gm_virtual(void **state)
+{
+	int64_t d;
+
+	(void)state;
+	start("virtual");
+	/* before the first reading: utc_offset (37), a reading at once */
+	check_tds(37, 0);
+	assert_false(clk.tds.flags & PTP_FLAG_PTP_TIMESCALE);
+	assert_int_equal(leap_timer()->due, W.now);
+
+	/* 2016-12-31 11:00 UTC: 36 s, no flag; the next read in 10 min */
+	d = read_at((D2017 - 13 * 3600) * S);
+	check_tds(36, 0);
+	assert_int_equal(d, LEAP_READ_FAR_NS);
+	/* 12:00:00.5: leap61; every second from now */
+	d = read_at((D2017 - 12 * 3600) * S + S / 2);
+	check_tds(36, PTP_FLAG_LEAP61);
+	assert_int_equal(d, LEAP_READ_NEAR_NS);
+	/* a state decision (clock_update_grandmaster) keeps it */
+	clock_update_grandmaster(&clk);
+	check_tds(36, PTP_FLAG_LEAP61);
+	/* 23:59:59.7: still; the next read right at midnight */
+	d = read_at(D2017 * S - 300 * 1000000LL);
+	check_tds(36, PTP_FLAG_LEAP61);
+	assert_int_equal(d, 300 * 1000000LL);
+	/* 00:00:00.001: 37 s, no flag */
+	d = read_at(D2017 * S + 1000000);
+	check_tds(37, 0);
+	assert_int_equal(d, LEAP_READ_FAR_NS);
+	clock_update_grandmaster(&clk);
+	check_tds(37, 0);
+	/* a reply with another id is not the leap module's */
+	{
+		struct netd_clock_reply r = { .id = 12345, .ok = 1 };
+
+		assert_int_equal(clock_leap_reply(&clk, &r), 0);
+	}
+	stop();
+}
+
+/* A PHC counts PTP time: the same announcements at the same UTC. */
+static void
+test_gm_phc(void **state)
+{
+	(void)state;
+	start("/dev/ptp0");
+	assert_true(clk.tds.flags & PTP_FLAG_PTP_TIMESCALE);
+	(void)read_at((D2017 - 13 * 3600 + 36) * S);
+	check_tds(36, 0);
+	(void)read_at((D2017 - 12 * 3600 + 36) * S);
+	check_tds(36, PTP_FLAG_LEAP61);
+	/* TAI midnight + 36.5: the inserted second, 23:59:60 */
+	(void)read_at((D2017 + 36) * S + S / 2);
+	check_tds(36, PTP_FLAG_LEAP61);
+	(void)read_at((D2017 + 37) * S);
+	check_tds(37, 0);
+	stop();
+}
+
+/* A clock before 1972 (a virtual clock placed there, say): utc_offset. */
+static void
+test_gm_before_1972(void **state)
+{
+	(void)state;
+	start("virtual");
+	(void)read_at(5 * S);
+	check_tds(37, 0);
+	stop();
+}
+
+/* No leapfile: no reading, utc_offset as before; a bad one: refused. */
+static void
+test_no_leapfile(void **state)
+{
+	static const uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
+	struct netd_port_desc port = {
+		.iface = "eth0", .transport = NETD_TR_L2, .clock_identity = id,
+	};
+	struct netd_port_list pl = { .ports = &port, .nports = 1 };
+	struct env env = { &fops, NULL };
+
+	(void)state;
+	memset(&W, 0, sizeof(W));
+	cfg = cfg_new();
+	assert_int_equal(cfg_set_int(cfg, NULL, "utc_offset", 35), 0);
+	assert_int_equal(clock_init(&clk, &env, cfg), 0);
+	clock_netd_cbs.connected(&clk, &pl);
+	assert_null(clk.leap.t_read);
+	assert_int_equal(clk.tds.current_utc_offset, 35);
+	assert_int_equal(W.reads, 1);	/* the status read only */
+	clock_fini(&clk);
+	cfg_free(cfg);
+
+	cfg = cfg_new();
+	assert_int_equal(cfg_set_str(cfg, NULL, "leapfile", "/nonexistent"),
+	    0);
+	assert_int_equal(clock_init(&clk, &env, cfg), -1);
+	clock_fini(&clk);
+	cfg_free(cfg);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_props),
+		cmocka_unit_test(test_leap59),
+		cmocka_unit_test(test_utc_of),
+		cmocka_unit_test(test_next_read),
+		cmocka_unit_test(test_gm_virtual),
+		cmocka_unit_test(test_gm_phc),
+		cmocka_unit_test(test_gm_before_1972),
+		cmocka_unit_test(test_no_leapfile),
+	};
+
+	log_init("test_leap", 1, LOG_LVL_WARN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
