@@ -639,6 +639,8 @@ ctl_show_netd_json(const Ptpsep__Ctl__NetdInfo *n)
 		ctl_json_str(&j, "ts_mode", ENAME(
 		    ptpsep__timestamp_mode__descriptor, pt ? pt->ts_mode : 0,
 		    "TS_MODE_"));
+		/* The driver's PHC (/dev/ptpN) with hardware time stamps. */
+		ctl_json_int(&j, "phc_index", pt ? pt->phc_index : -1);
 		ctl_json_bool(&j, "link_up", pt ? pt->link_up : 0);
 		if (pt != NULL && pt->mac.len == IPC_MAC_LEN) {
 			snprintf(mac, sizeof(mac),
