@@ -93,24 +93,49 @@ static int
 fake_sysoff_precise(int fd, struct ptp_sys_offset_precise *p)
 {
 	(void)fd;
-	(void)p;
-	return -EOPNOTSUPP;
+	if (fake_phc == NULL)
+		return -ENOTTY;
+	fake_phc->sysoff_calls++;
+	if (fake_phc->precise_err != 0)
+		return fake_phc->precise_err;
+	*p = fake_phc->precise;
+	return 0;
 }
 
 static int
 fake_sysoff_extended(int fd, struct ptp_sys_offset_extended *p)
 {
+	unsigned n = p->n_samples;
+
 	(void)fd;
-	(void)p;
-	return -EOPNOTSUPP;
+	if (fake_phc == NULL)
+		return -ENOTTY;
+	fake_phc->sysoff_calls++;
+	if (fake_phc->extended_err != 0)
+		return fake_phc->extended_err;
+	if (n == 0 || n > PTP_MAX_SAMPLES)
+		return -EINVAL;		/* as the kernel */
+	*p = fake_phc->extended;
+	p->n_samples = n;
+	return 0;
 }
 
 static int
 fake_sysoff_basic(int fd, struct ptp_sys_offset *p)
 {
+	unsigned n = p->n_samples;
+
 	(void)fd;
-	(void)p;
-	return -EOPNOTSUPP;
+	if (fake_phc == NULL)
+		return -ENOTTY;
+	fake_phc->sysoff_calls++;
+	if (fake_phc->basic_err != 0)
+		return fake_phc->basic_err;
+	if (n == 0 || n > PTP_MAX_SAMPLES)
+		return -EINVAL;
+	*p = fake_phc->basic;
+	p->n_samples = n;
+	return 0;
 }
 
 static int

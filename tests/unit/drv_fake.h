@@ -32,6 +32,13 @@ struct drv_fake_phc {
 	struct timex		 last;
 	unsigned		 hwts_calls;
 	struct hwtstamp_config	 hwts_asked;
+	/* PTP_SYS_OFFSET_*: the error, else the answer (copied whole;
+	 * n_samples is checked against what was asked) */
+	int			 precise_err, extended_err, basic_err;
+	struct ptp_sys_offset_precise precise;
+	struct ptp_sys_offset_extended extended;
+	struct ptp_sys_offset	 basic;
+	unsigned		 sysoff_calls;
 };
 
 /* Installs the fake over ifs[0..n-1] and phc (may be NULL). */
