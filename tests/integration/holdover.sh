@@ -9,7 +9,8 @@
 # Once B and C are locked:
 #  1. A's clockd is killed (by PID): B goes into holdover: `ptpctl --json
 #     status` shows holdover_s, growing, and clock_class 7; C's parentDS
-#     (status gm_identity, gm_clock_class) shows grandmaster B with class 7.
+#     (status gm_identity, gm_clock_class) shows grandmaster B with class 7;
+#     B keeps its last frequency and does not step.
 #  2. After holdover_timeout: B announces its own class, C sees 248; B is
 #     still in holdover.
 #  3. A's clockd is started again: B is A's slave again, holdover_s is
@@ -63,16 +64,20 @@ itest_daemons "$a" "$ad" "$ad/ptp.conf" || exit 1
 a_clockd=$((${#itest_pids[@]} - 1))
 itest_daemons "$b" "$bd" "$bd/ptp.conf" || exit 1
 b_clockd=$((${#itest_pids[@]} - 1))
-itest_daemons "$c" "$cd" "$cd/ptp.conf" || exit 1
 
-for n in b c; do
-	d=${n}d
-	if itest_wait_log "${!d}/clockd.log" ' s[23]\( freq\|$\)' "$LOCK_TIMEOUT"; then
-		pass "$n locked"
+# lock NAME DIR: wait until the node's servo is locked (s2 or s3).
+lock() {
+	if itest_wait_log "$2/clockd.log" ' s[23]\( freq\|$\)' "$LOCK_TIMEOUT"; then
+		pass "$1 locked"
 	else
-		fail "$n did not lock"; tail -20 "${!d}/clockd.log"; exit 1
+		fail "$1 did not lock"; tail -20 "$2/clockd.log"; exit 1
 	fi
-done
+}
+# C only once B has stepped to A's time: else C may lock to B's own time
+# first and then have B's step to slew away.
+lock B "$bd"
+itest_daemons "$c" "$cd" "$cd/ptp.conf" || exit 1
+lock C "$cd"
 # A few more samples, so that C is locked to B's locked time.
 sleep 3
 a_id=$(st "$a" "$ad" 'j["clock_identity"]')
@@ -96,8 +101,15 @@ else
 	fail "B not in holdover: $(st "$b" "$bd" 'j')"; tail -20 "$bd/clockd.log"
 fi
 h1=$(st "$b" "$bd" 'j["holdover_s"]')
+f1=$(st "$b" "$bd" 'j["freq_ppb"]')
 sleep 2
 h2=$(st "$b" "$bd" 'j["holdover_s"]')
+f2=$(st "$b" "$bd" 'j["freq_ppb"]')
+# The last frequency is kept: B's virtual clock runs -30000 ppb slow, so
+# the kept correction is near +30000 ppb, and nothing changes it.
+python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not (a == b and 25000 < a < 35000))" "$f1" "$f2" &&
+	pass "B keeps the last frequency in holdover ($f1 ppb)" ||
+	fail "B's frequency in holdover: $f1 then $f2 ppb"
 python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not (0 <= a and 1.5 <= b - a <= 3.5))" "$h1" "$h2" &&
 	pass "holdover_s grows: $h1 s, 2 s later $h2 s" ||
 	fail "holdover_s: $h1 then $h2"
@@ -142,6 +154,9 @@ if wait_st "$b" "$bd" '"holdover_s" in j, j["gm_identity"]' "(False, '$a_id')" 2
 else
 	fail "A back: B $(st "$b" "$bd" 'j')"
 fi
+sed -n '/holdover: the last grandmaster is lost/,/holdover ends after/p' "$bd/clockd.log" |
+	grep -q 'stepping the clock' && fail "B stepped its clock in holdover" ||
+	pass "B did not step its clock in holdover"
 grep -q 'holdover ends after' "$bd/clockd.log" &&
 	pass "B logs the end of the holdover" || fail "B's log lacks the end"
 [ "$(st "$b" "$bd" 'j["clock_class"]')" = 248 ] &&
