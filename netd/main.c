@@ -133,6 +133,7 @@ main_event_base(void)
 	event_config_free(cfg);
 	return base;
 }
+
 /*
  * With hardware time stamps the clock is the ports' PHC: each port's
  * driver must offer what phc_port_check() needs, all ports one PHC, and
@@ -145,9 +146,9 @@ main_resolve_clock(struct netd *nd, char *dev, size_t len)
 {
 	const char *conf = cfg_get_str(nd->cfg, NULL, "clock_device");
 	int ts = cfg_get_int(nd->cfg, NULL, "time_stamping");
-	struct phc_caps *caps;
+	struct phc_caps *caps = NULL;
+	enum transport_kind *kinds = NULL;
 	enum cfg_clock_kind kind;
-	enum transport_kind tk;
 	size_t i, n = cfg_port_count(nd->cfg);
 	int idx, index, auto_dev, rc = -1;
 	char why[512];
@@ -166,40 +167,23 @@ main_resolve_clock(struct netd *nd, char *dev, size_t len)
 	}
 	if (ts == CFG_TS_SOFTWARE)
 		return 0;	/* refused by cli_check_hw() */
-	if ((caps = calloc(n, sizeof(*caps))) == NULL)
-		return -1;
+	caps = calloc(n, sizeof(*caps));
+	kinds = calloc(n, sizeof(*kinds));
+	if (caps == NULL || kinds == NULL)
+		goto out;
 	for (i = 0; i < n; i++) {
 		const char *ifname = cfg_port_name(nd->cfg, i);
 
-		tk = cfg_get_int(nd->cfg, ifname, "network_transport") ==
+		/* UDPv4 and UDPv6 need the same (L4) event filter. */
+		kinds[i] = cfg_get_int(nd->cfg, ifname, "network_transport") ==
 		    CFG_TRANS_L2 ? TR_L2 : TR_UDP4;
 		phc_probe(ifname, &caps[i]);
-		if (caps[i].err == -ENODEV && !auto_dev) {
+		if (caps[i].err == -ENODEV && !auto_dev)
 			log_info("%s: not there yet: waited for (its PHC must "
 			    "be %s)", ifname, conf);
-			continue;
-		}
-		if (caps[i].err == -ENODEV) {
-			log_warnx("%s: no such interface: with clock_device "
-			    "auto its PHC cannot be known; name it "
-			    "(clock_device /dev/ptpN) to wait for the port",
-			    ifname);
-			goto out;
-		}
-		if (phc_port_check(&caps[i], tk, why, sizeof(why)) != 0) {
-			log_warnx("%s", why);
-			goto out;
-		}
 	}
-	for (i = 0; i < n && caps[i].err != 0; i++)
-		;
-	if (i == n) {
-		/* Every port is missing: the named PHC, checked later. */
-		nd->phc_index = idx;
-		rc = 0;
-		goto out;
-	}
-	if (phc_choose(caps, n, idx, &index, why, sizeof(why)) != 0) {
+	if (phc_resolve(caps, kinds, n, auto_dev ? -1 : idx, &index, why,
+	    sizeof(why)) != 0) {
 		log_warnx("%s", why);
 		goto out;
 	}
@@ -210,6 +194,7 @@ main_resolve_clock(struct netd *nd, char *dev, size_t len)
 		    dev, caps[0].ifname, caps[0].driver);
 	rc = 0;
 out:
+	free(kinds);
 	free(caps);
 	return rc;
 }

@@ -199,3 +199,30 @@ phc_choose(const struct phc_caps *caps, size_t n, int configured,
 	*index = caps[first].phc_index;
 	return 0;
 }
+
+int
+phc_resolve(const struct phc_caps *caps, const enum transport_kind *kinds,
+    size_t n, int configured, int *index, char *why, size_t len)
+{
+	size_t i, present = 0;
+
+	for (i = 0; i < n; i++) {
+		if (caps[i].err == -ENODEV) {
+			if (configured >= 0)
+				continue;	/* waited for */
+			snprintf(why, len, "%s: no such interface: with "
+			    "clock_device auto its PHC cannot be known; name "
+			    "it (clock_device /dev/ptpN) to wait for the port",
+			    caps[i].ifname);
+			return -1;
+		}
+		if (phc_port_check(&caps[i], kinds[i], why, len) != 0)
+			return -1;
+		present++;
+	}
+	if (present == 0 && configured >= 0) {
+		*index = configured;
+		return 0;
+	}
+	return phc_choose(caps, n, configured, index, why, len);
+}

@@ -47,4 +47,16 @@ int	phc_port_check(const struct phc_caps *caps, enum transport_kind kind,
 int	phc_choose(const struct phc_caps *caps, size_t n, int configured,
 	    int *index, char *why, size_t len);
 
+/*
+ * The PHC of a clock with hardware time stamps over its n ports' answers
+ * (kinds[i]: port i's transport), configured the named /dev/ptpN or -1
+ * for clock_device auto: every port present must pass phc_port_check(),
+ * then phc_choose().  A missing port (-ENODEV) is waited for when the PHC
+ * is named and refused with auto (its PHC cannot be known); with every
+ * port missing the named PHC is taken.  0 and *index, or -1 and why.
+ */
+int	phc_resolve(const struct phc_caps *caps,
+	    const enum transport_kind *kinds, size_t n, int configured,
+	    int *index, char *why, size_t len);
+
 #endif /* PTPSEP_NETD_PHC_H */

@@ -248,6 +248,68 @@ test_choose(void **state)
 	    "run one ptpsep per PHC");
 }
 
+/* What main.c does at start: probe every port, then phc_resolve(). */
+static int
+resolve(const struct drv_fake_if *ifs, size_t nifs, const char **names,
+    size_t n, int configured, int *index, char *why, size_t len)
+{
+	struct phc_caps c[4];
+	enum transport_kind k[4];
+	size_t i;
+
+	drv_fake_install(ifs, nifs, NULL);
+	for (i = 0; i < n; i++) {
+		phc_probe(names[i], &c[i]);
+		k[i] = i % 2 ? TR_UDP6 : TR_L2;
+	}
+	return phc_resolve(c, k, n, configured, index, why, len);
+}
+
+static void
+test_resolve(void **state)
+{
+	const struct drv_fake_if mlx[] = { DA_MLX5, DA_MLX5_P1 };
+	const struct drv_fake_if mixed[] = { DA_ICE, DA_VETH };
+	const char *two[] = { "enp65s0f0np0", "enp65s0f1np1" };
+	const char *gone[] = { "enp65s0f0np0", "eth5" };
+	const char *nic_veth[] = { "ens785f0", "veth0" };
+	char why[512];
+	int index;
+
+	(void)state;
+	/* auto: both ports of one NIC, its PHC. */
+	index = -7;
+	assert_int_equal(resolve(mlx, 2, two, 2, -1, &index, why,
+	    sizeof(why)), 0);
+	assert_int_equal(index, 2);
+	/* auto with a port missing: its PHC cannot be known. */
+	assert_int_equal(resolve(mlx, 2, gone, 2, -1, &index, why,
+	    sizeof(why)), -1);
+	assert_string_equal(why, "eth5: no such interface: with clock_device "
+	    "auto its PHC cannot be known; name it (clock_device /dev/ptpN) "
+	    "to wait for the port");
+	/* Named: the missing port is waited for. */
+	index = -7;
+	assert_int_equal(resolve(mlx, 2, gone, 2, 2, &index, why,
+	    sizeof(why)), 0);
+	assert_int_equal(index, 2);
+	/* Named, every port missing: the named PHC. */
+	index = -7;
+	assert_int_equal(resolve(mlx, 0, gone, 2, 4, &index, why,
+	    sizeof(why)), 0);
+	assert_int_equal(index, 4);
+	/* A NIC and a veth: the veth refused, by name. */
+	assert_int_equal(resolve(mixed, 2, nic_veth, 2, -1, &index, why,
+	    sizeof(why)), -1);
+	assert_has(why, "veth0 (veth): time_stamping hardware: no PTP "
+	    "hardware clock (phc_index -1)");
+	/* Named, and another NIC's. */
+	assert_int_equal(resolve(mlx, 2, two, 2, 3, &index, why,
+	    sizeof(why)), -1);
+	assert_has(why, "clock_device /dev/ptp3 is not the PHC of "
+	    "enp65s0f0np0 (/dev/ptp2, driver mlx5_core)");
+}
+
 static void
 test_hwtstamp_dialogue(void **state)
 {
@@ -341,6 +403,7 @@ main(void)
 		cmocka_unit_test_teardown(test_rx_filters, teardown),
 		cmocka_unit_test_teardown(test_ts_info_errors, teardown),
 		cmocka_unit_test_teardown(test_choose, teardown),
+		cmocka_unit_test_teardown(test_resolve, teardown),
 		cmocka_unit_test_teardown(test_hwtstamp_dialogue, teardown),
 		cmocka_unit_test_teardown(test_phc_caps_and_adjtime, teardown),
 	};
