@@ -226,3 +226,19 @@ phc_resolve(const struct phc_caps *caps, const enum transport_kind *kinds,
 	}
 	return phc_choose(caps, n, configured, index, why, len);
 }
+
+int
+phc_port_reopen_check(const struct phc_caps *caps, enum transport_kind kind,
+    int clock_index, char *why, size_t len)
+{
+	if (phc_port_check(caps, kind, why, len) != 0)
+		return -1;
+	if (clock_index >= 0 && caps->phc_index != clock_index) {
+		snprintf(why, len, "%s (driver %s) is on /dev/ptp%d, not on "
+		    "the clock's /dev/ptp%d: its time stamps would be in "
+		    "another clock's timescale", caps->ifname, caps->driver,
+		    caps->phc_index, clock_index);
+		return -1;
+	}
+	return 0;
+}

@@ -59,4 +59,12 @@ int	phc_resolve(const struct phc_caps *caps,
 	    const enum transport_kind *kinds, size_t n, int configured,
 	    int *index, char *why, size_t len);
 
+/*
+ * A port (re)opened while netd runs, e.g. an interface re-created under
+ * its name on another NIC: phc_port_check(), and its PHC must be the
+ * clock's (clock_index; -1: none known yet, any).  0, or -1 and why.
+ */
+int	phc_port_reopen_check(const struct phc_caps *caps,
+	    enum transport_kind kind, int clock_index, char *why, size_t len);
+
 #endif /* PTPSEP_NETD_PHC_H */

@@ -117,14 +117,9 @@ port_check_phc(struct netd_port *p)
 	phc_probe(p->ifname, &caps);
 	if (caps.err == -ENODEV)
 		return 0;	/* transport_open() says so, and it is waited for */
-	if (phc_port_check(&caps, p->params.kind, why, sizeof(why)) != 0) {
-		log_warnx("port %u: %s", p->index, why);
-		return -1;
-	}
-	if (p->nd->phc_index >= 0 && caps.phc_index != p->nd->phc_index) {
-		log_warnx("port %u: %s (driver %s) is on /dev/ptp%d, not on "
-		    "the clock's /dev/ptp%d: not opened", p->index, p->ifname,
-		    caps.driver, caps.phc_index, p->nd->phc_index);
+	if (phc_port_reopen_check(&caps, p->params.kind, p->nd->phc_index,
+	    why, sizeof(why)) != 0) {
+		log_warnx("port %u: not opened: %s", p->index, why);
 		return -1;
 	}
 	p->phc_index = caps.phc_index;

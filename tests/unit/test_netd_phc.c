@@ -311,6 +311,35 @@ test_resolve(void **state)
 }
 
 static void
+test_reopen(void **state)
+{
+	const struct drv_fake_if a[] = { DA_IGC, DA_E1000E, DA_VETH };
+	struct phc_caps c;
+	char why[512];
+
+	(void)state;
+	drv_fake_install(a, 3, NULL);
+	/* Back on the same NIC (PHC 0), or any PHC before one is known. */
+	phc_probe("enp1s0", &c);
+	assert_int_equal(phc_port_reopen_check(&c, TR_L2, 0, why,
+	    sizeof(why)), 0);
+	assert_int_equal(phc_port_reopen_check(&c, TR_L2, -1, why,
+	    sizeof(why)), 0);
+	/* Re-created on another NIC: refused, both PHCs named. */
+	phc_probe("eno1", &c);
+	assert_int_equal(phc_port_reopen_check(&c, TR_UDP4, 0, why,
+	    sizeof(why)), -1);
+	assert_string_equal(why, "eno1 (driver e1000e) is on /dev/ptp1, not "
+	    "on the clock's /dev/ptp0: its time stamps would be in another "
+	    "clock's timescale");
+	/* Re-created as a veth: the capability check speaks. */
+	phc_probe("veth0", &c);
+	assert_int_equal(phc_port_reopen_check(&c, TR_UDP4, 0, why,
+	    sizeof(why)), -1);
+	assert_has(why, "phc_index -1");
+}
+
+static void
 test_hwtstamp_dialogue(void **state)
 {
 	struct drv_fake_if f[] = { DA_IGC, DA_E1000E, DA_VETH };
@@ -404,6 +433,7 @@ main(void)
 		cmocka_unit_test_teardown(test_ts_info_errors, teardown),
 		cmocka_unit_test_teardown(test_choose, teardown),
 		cmocka_unit_test_teardown(test_resolve, teardown),
+		cmocka_unit_test_teardown(test_reopen, teardown),
 		cmocka_unit_test_teardown(test_hwtstamp_dialogue, teardown),
 		cmocka_unit_test_teardown(test_phc_caps_and_adjtime, teardown),
 	};
