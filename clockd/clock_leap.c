@@ -66,14 +66,7 @@ clock_leap_init(struct clockd *c)
 	fmt_day(ls->tab.e[ls->tab.n - 1].utc_s, day, sizeof(day));
 	log_info("leapfile %s: %zu entries, the last %d s from %s", path,
 	    ls->tab.n, ls->tab.e[ls->tab.n - 1].offset, day);
-	/* The host's clock is not the PTP clock, but the file's expiry is
-	 * the operator's business at start: say it now. */
-	if (leaptab_expired(&ls->tab, (int64_t)time(NULL))) {
-		fmt_day(ls->tab.expires_s, day, sizeof(day));
-		log_warnx("leapfile %s expired on %s: its past offsets still "
-		    "hold, a leap announced since is not known (update the "
-		    "tz database)", path, day);
-	}
+	/* An expired file: cli_check_leap() warned at start. */
 	return 0;
 }
 

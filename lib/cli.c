@@ -233,10 +233,17 @@ cli_check_leap(const struct cfg *cfg, char *why, size_t len)
 	}
 	if (cli_check_leap_reader(cfg, path, why, len) != 0)
 		return -1;
-	if (leaptab_expired(&tab, (int64_t)time(NULL)))
-		log_warnx("leapfile %s has expired: its past offsets still "
-		    "hold, a leap announced since is not in it (update the "
-		    "tz database)", path);
+	if (leaptab_expired(&tab, (int64_t)time(NULL))) {
+		time_t t = (time_t)tab.expires_s;
+		struct tm tm;
+		char day[16] = "?";
+
+		if (gmtime_r(&t, &tm) != NULL)
+			strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+		log_warnx("leapfile %s has expired (%s): its past offsets "
+		    "still hold, a leap announced since is not in it (update "
+		    "the tz database)", path, day);
+	}
 	return 0;
 }
 
