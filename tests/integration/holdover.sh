@@ -136,8 +136,9 @@ grep -qx 'ptpsep_holdover 1' <<<"$m" && grep -qx 'ptpsep_clock_class 7' <<<"$m" 
 if wait_st "$c" "$cd" 'j["gm_clock_class"]' 248 $((HOLD_TIMEOUT + 5)); then
 	t=$((SECONDS - t_lost))
 	# The class changes on the schedule (B's timer), seen by C within an
-	# Announce or two: not before holdover_timeout, not much after.
-	[ "$t" -ge $((HOLD_TIMEOUT - 1)) ] && [ "$t" -le $((HOLD_TIMEOUT + 3)) ] &&
+	# Announce or two (and a ptpctl poll on a busy host): not before
+	# holdover_timeout, not much after.
+	[ "$t" -ge $((HOLD_TIMEOUT - 1)) ] && [ "$t" -le $((HOLD_TIMEOUT + 5)) ] &&
 		pass "C sees class 248 ${t} s after the loss (holdover_timeout $HOLD_TIMEOUT s)" ||
 		fail "C sees class 248 ${t} s after the loss (holdover_timeout $HOLD_TIMEOUT s)"
 else
