@@ -39,7 +39,7 @@
  * message removed or given another meaning, a new message the receiver must
  * act on.  Peers must match exactly (see proto/README.md).
  */
-#define IPC_PROTOCOL_VERSION	1u
+#define IPC_PROTOCOL_VERSION	2u
 
 /*
  * Hard cap on one packed envelope, both ways.  The netd channel needs about
