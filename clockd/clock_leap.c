@@ -172,7 +172,8 @@ clock_leap_reply(struct clockd *c, const struct netd_clock_reply *r)
 		return 1;
 	}
 	if (!ls->have_props) {
-		old.offset = ls->props.offset;
+		/* the first reading: against what was announced (utc_offset) */
+		old.offset = c->tds.current_utc_offset;
 		old.leap = 0;
 	}
 	ls->have_props = 1;

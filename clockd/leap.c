@@ -51,6 +51,17 @@ leap_props_at(const struct leaptab *t, int64_t utc_ns, struct leap_props *lp)
 	return 0;
 }
 
+int
+leap_ambiguous(const struct leap_props *lp, int64_t utc_ns)
+{
+	int64_t s = floor_s(utc_ns);
+
+	if (lp->leap == 0)
+		return 0;
+	/* leap59: 23:59:58 is the last second of the day */
+	return s == lp->leap_at_s - (lp->leap > 0 ? 1 : 2);
+}
+
 int64_t
 leap_next_read_ns(const struct leaptab *t, int64_t utc_ns)
 {

@@ -54,5 +54,14 @@ int	leap_props_at(const struct leaptab *t, int64_t utc_ns,
  * LEAP_READ_FAR_NS); never less than 1 ms.
  */
 int64_t	leap_next_read_ns(const struct leaptab *t, int64_t utc_ns);
+/*
+ * 1 when utc_ns lies in the last second before a pending leap's midnight
+ * (lp from leap_props_at()): the second 23:59:59 that a UTC clock counts
+ * twice for leap61, or the last one before the skipped 23:59:59 for
+ * leap59.  A slave's UTC-counting clock cannot tell which 23:59:59 a
+ * time stamp in it belongs to: the hook for the next step (the slave's
+ * servo takes no sample in it, as ptp4l; not used yet).
+ */
+int	leap_ambiguous(const struct leap_props *lp, int64_t utc_ns);
 
 #endif /* PTPSEP_CLOCKD_LEAP_H */

@@ -71,6 +71,29 @@ test_props(void **state)
 	assert_int_equal(leap_props_at(&tab, -5 * S, &lp), -1);
 }
 
+/* The last second before the leap (a UTC clock repeats it). */
+static void
+test_ambiguous(void **state)
+{
+	struct leap_props lp;
+
+	(void)state;
+	load();
+	assert_int_equal(leap_props_at(&tab, (D2017 - 2) * S, &lp), 0);
+	assert_false(leap_ambiguous(&lp, (D2017 - 1) * S - 1));
+	assert_true(leap_ambiguous(&lp, (D2017 - 1) * S));
+	assert_true(leap_ambiguous(&lp, D2017 * S - 1));
+	assert_false(leap_ambiguous(&lp, D2017 * S));
+	/* nothing pending: never */
+	assert_int_equal(leap_props_at(&tab, (D2017 + 10) * S, &lp), 0);
+	assert_false(leap_ambiguous(&lp, (D2017 + 86400 - 1) * S));
+	/* leap59: 23:59:58 is the last second of the day */
+	lp.leap = -1;
+	lp.leap_at_s = D2017;
+	assert_true(leap_ambiguous(&lp, (D2017 - 2) * S));
+	assert_false(leap_ambiguous(&lp, (D2017 - 1) * S));
+}
+
 /* A leap59 (a table edited to remove a second) announces leap59. */
 static void
 test_leap59(void **state)
@@ -425,6 +448,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_props),
 		cmocka_unit_test(test_leap59),
+		cmocka_unit_test(test_ambiguous),
 		cmocka_unit_test(test_utc_of),
 		cmocka_unit_test(test_next_read),
 		cmocka_unit_test(test_gm_virtual),
