@@ -119,8 +119,10 @@ if kill -0 "$netd_pid" 2>/dev/null && [ -n "$conns" ] && [ "$conns" -gt 100 ] &&
 	tail -c "$grown" "$d/netd.log" | grep -q "clockd connected"; then
 	pass "flood of ${conns} connections: netd log grew $grown < $LOG_MAX bytes ($supp lines suppressed)"
 else
-	fail "flood: netd alive? $(kill -0 "$netd_pid" 2>/dev/null && echo yes || echo no), ${conns:-no} connections, log grew $grown bytes (max $LOG_MAX)"
+	fail "flood: netd alive? $(kill -0 "$netd_pid" 2>/dev/null && echo yes || echo no), ${conns:-no} connections, log grew $grown bytes (max $LOG_MAX), $supp suppressed"
 	cat "$d/flood.out"
+	echo "netd's log during the flood (first 30 lines):"
+	tail -c "$grown" "$d/netd.log" | head -30
 fi
 # The lines go on after the limiter's interval: it is not a permanent mute.
 sleep 1
