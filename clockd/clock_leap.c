@@ -178,6 +178,18 @@ clock_leap_reply(struct clockd *c, const struct netd_clock_reply *r)
 	}
 	ls->have_props = 1;
 	clock_leap_log(ls, &old);
+	/* Past the expiry the table may lack a newer leap: the last offset
+	 * is still announced as valid, as utc_offset would be (8.2.4). */
+	if (!ls->warned_expired &&
+	    leaptab_expired(&ls->tab, utc_ns / 1000000000)) {
+		char day[40];
+
+		fmt_day(ls->tab.expires_s, day, sizeof(day));
+		log_warnx("leapfile: the clock is past the file's expiry (%s):"
+		    " announcing TAI-UTC %d s, a leap since would be missed",
+		    day, ls->props.offset);
+		ls->warned_expired = 1;
+	}
 	if (clock_leap_is_gm(c))
 		clock_leap_apply(c);
 	env_timer_arm(&c->env, ls->t_read, leap_next_read_ns(&ls->tab,

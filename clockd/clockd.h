@@ -191,6 +191,7 @@ struct leapstate {
 	uint64_t		 read_id;	/* the read in flight, 0: none */
 	int			 have_props;	/* props from a reading */
 	struct leap_props	 props;		/* announced as grandmaster */
+	int			 warned_expired; /* the clock past the expiry */
 };
 
 struct clockd {
