@@ -234,13 +234,13 @@ static const struct cfg_enum_val power_profile_vals[] = {
 	{ "none", 0, IMPL }, { "2011", 1, IMPL }, { "2017", 2, IMPL },
 	{ NULL, 0, IMPL },
 };
-/* One-step needs hardware ptpsep does not drive yet. */
+/* onestep/p2p1step imply twoStepFlag 0 (cli_step_mode()). */
 static const struct cfg_enum_val time_stamping_vals[] = {
 	{ "hardware", CFG_TS_HARDWARE, IMPL },
 	{ "software", CFG_TS_SOFTWARE, IMPL },
 	{ "legacy", CFG_TS_LEGACY, UNIMPL },
-	{ "onestep", CFG_TS_ONESTEP, UNIMPL },
-	{ "p2p1step", CFG_TS_P2P1STEP, UNIMPL },
+	{ "onestep", CFG_TS_ONESTEP, IMPL },
+	{ "p2p1step", CFG_TS_P2P1STEP, IMPL },
 	{ NULL, 0, IMPL },
 };
 static const struct cfg_enum_val tsproc_mode_vals[] = {

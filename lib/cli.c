@@ -131,6 +131,60 @@ cli_parse(struct cli *cli, struct cfg *cfg, int argc, char **argv)
 	return CLI_RUN;
 }
 
+enum cli_step
+cli_step_mode(const struct cfg *cfg)
+{
+	switch (cfg_get_int(cfg, NULL, "time_stamping")) {
+	case CFG_TS_ONESTEP:
+		return CLI_ONE_STEP;
+	case CFG_TS_P2P1STEP:
+		return CLI_P2P1STEP;
+	case CFG_TS_HARDWARE:
+		return cfg_get_int(cfg, NULL, "twoStepFlag") ? CLI_TWO_STEP :
+		    CLI_ONE_STEP;
+	default:
+		return CLI_TWO_STEP;
+	}
+}
+
+/*
+ * One-step (IEEE 1588-2019 11.3.2, 11.4.3) needs a NIC that writes the
+ * time into the frame as it leaves: there is no such thing with software
+ * time stamps.  p2p1step's one-step Pdelay_Resp needs the peer delay
+ * mechanism on every port.  Whether the driver can is netd's check
+ * (netd/phc.c) at start.
+ */
+static int
+cli_check_step(const struct cfg *cfg, char *why, size_t len)
+{
+	int ts = cfg_get_int(cfg, NULL, "time_stamping");
+	size_t i;
+
+	if ((ts == CFG_TS_SOFTWARE || ts == CFG_TS_LEGACY) &&
+	    !cfg_get_int(cfg, NULL, "twoStepFlag")) {
+		snprintf(why, len, "twoStepFlag 0 with time_stamping %s: "
+		    "one-step needs the NIC to write the time into the Sync "
+		    "as it leaves; set time_stamping hardware (or onestep), "
+		    "or twoStepFlag 1",
+		    cfg_get_enum_name(cfg, NULL, "time_stamping"));
+		return -1;
+	}
+	if (ts != CFG_TS_P2P1STEP)
+		return 0;
+	for (i = 0; i < cfg_port_count(cfg); i++) {
+		const char *port = cfg_port_name(cfg, i);
+
+		if (cfg_get_int(cfg, port, "delay_mechanism") == CFG_DM_P2P)
+			continue;
+		snprintf(why, len, "time_stamping p2p1step with "
+		    "delay_mechanism %s on %s: one-step Pdelay_Resp needs "
+		    "delay_mechanism P2P; set it, or time_stamping onestep",
+		    cfg_get_enum_name(cfg, port, "delay_mechanism"), port);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Where the time stamps come from must be the clock netd disciplines:
  * clockd measures offsets in the time stamps' timescale and netd applies
@@ -148,6 +202,8 @@ cli_check_hw(const struct cfg *cfg, char *why, size_t len)
 	enum cfg_clock_kind kind;
 	int idx;
 
+	if (cli_check_step(cfg, why, len) != 0)
+		return -1;
 	if (cfg_clock_device_parse(dev, &kind, &idx) != 0)
 		return 0;	/* a bad value is the key table's error */
 	if (ts != CFG_TS_SOFTWARE && (kind == CFG_CLK_SYSTEM ||

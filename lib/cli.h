@@ -57,6 +57,23 @@ int cli_validate(const struct cli *cli, const struct cfg *cfg, char *why,
     size_t len);
 
 /*
+ * How event messages leave a clock with hardware time stamps, after
+ * ptp4l's harmonisation of time_stamping and twoStepFlag: time_stamping
+ * onestep or p2p1step imply twoStepFlag 0, and hardware with twoStepFlag
+ * 0 means onestep.  ONE_STEP: the NIC writes the Sync's originTimestamp
+ * (HWTSTAMP_TX_ONESTEP_SYNC); P2P1STEP: also the Pdelay_Resp's
+ * correctionField (HWTSTAMP_TX_ONESTEP_P2P).  The pairs it cannot mean
+ * (software or legacy with twoStepFlag 0, p2p1step without P2P) are
+ * cli_validate()'s refusals.
+ */
+enum cli_step {
+	CLI_TWO_STEP,
+	CLI_ONE_STEP,
+	CLI_P2P1STEP,
+};
+enum cli_step cli_step_mode(const struct cfg *cfg);
+
+/*
  * The end of --check-config: runs cli_validate() on a configuration
  * without errors, prints a verdict line (the refusal's message on
  * stderr) and returns the exit status (0 OK, 1 refused).

@@ -161,6 +161,17 @@ check_refused "time_stamping software with clock_device /dev/ptp2: .*clock_devic
 	"time_stamping software" "clock_device /dev/ptp2"
 check_refused "virtual_clock_offset_ns and virtual_clock_freq_ppb apply only to clock_device virtual, not /dev/ptp1" \
 	"time_stamping hardware" "clock_device /dev/ptp1" "virtual_clock_freq_ppb 80000"
+# One-step (issue 14): no one-step with software time stamps; p2p1step's
+# one-step Pdelay_Resp needs P2P on every port.
+check_refused "twoStepFlag 0 with time_stamping software: one-step needs the NIC" \
+	"time_stamping software" "twoStepFlag 0"
+check_refused "time_stamping p2p1step with delay_mechanism E2E on eth0: one-step Pdelay_Resp needs delay_mechanism P2P" \
+	"time_stamping p2p1step" "[eth0]"
+for pair in "twoStepFlag=0" "time_stamping=onestep" "time_stamping=p2p1step --delay_mechanism=P2P"; do
+	"$b/netd/ptp-netd" --$pair -i eth0 --check-config >"$tmp/out" 2>&1 &&
+		pass "--$pair accepted by --check-config (the driver is netd's check)" ||
+		fail "--$pair: $(cat "$tmp/out")"
+done
 # etc/ptpsep.conf, as installed: system clock, both virtual keys 0.
 for prog in clockd/ptp-clockd netd/ptp-netd; do
 	"$b/$prog" -f "${top_srcdir:-.}/etc/ptpsep.conf" --check-config \

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "cfg.h"
+#include "cli.h"
 #include "log.h"
 
 #define LINUXPTP_CONFIGS "/usr/share/doc/linuxptp/configs"
@@ -1060,6 +1061,72 @@ test_default_sink(void **state)
 	cfg_free(cfg);
 }
 
+/*
+ * One-step as ptp4l harmonises it: onestep/p2p1step imply twoStepFlag 0,
+ * hardware with twoStepFlag 0 is onestep; software with twoStepFlag 0 and
+ * p2p1step without P2P are refused by cli_validate() with a reason.
+ */
+static void
+test_step_harmonise(void **state)
+{
+	static const struct {
+		const char	*text;
+		enum cli_step	 step;
+		const char	*refusal;	/* NULL: accepted */
+	} t[] = {
+		{ "[global]\n", CLI_TWO_STEP, NULL },
+		{ "[global]\ntwoStepFlag 0\n", CLI_ONE_STEP, NULL },
+		{ "[global]\ntime_stamping onestep\n", CLI_ONE_STEP, NULL },
+		{ "[global]\ntime_stamping onestep\ntwoStepFlag 1\n",
+		    CLI_ONE_STEP, NULL },
+		{ "[global]\ntime_stamping p2p1step\n[eth0]\n"
+		    "delay_mechanism P2P\n", CLI_P2P1STEP, NULL },
+		{ "[global]\ntime_stamping software\ntwoStepFlag 0\n",
+		    CLI_TWO_STEP, "twoStepFlag 0 with time_stamping software: "
+		    "one-step needs the NIC to write the time into the Sync "
+		    "as it leaves; set time_stamping hardware (or onestep), "
+		    "or twoStepFlag 1" },
+		{ "[global]\ntime_stamping software\n", CLI_TWO_STEP, NULL },
+		{ "[global]\ntime_stamping p2p1step\n[eth0]\n",
+		    CLI_P2P1STEP, "time_stamping p2p1step with delay_mechanism "
+		    "E2E on eth0: one-step Pdelay_Resp needs delay_mechanism "
+		    "P2P; set it, or time_stamping onestep" },
+		{ "[global]\ntime_stamping p2p1step\n[eth0]\n"
+		    "delay_mechanism P2P\n[eth1]\ndelay_mechanism E2E\n",
+		    CLI_P2P1STEP, "time_stamping p2p1step with delay_mechanism "
+		    "E2E on eth1: one-step Pdelay_Resp needs delay_mechanism "
+		    "P2P; set it, or time_stamping onestep" },
+		/* The hardware pair checks still apply to one-step. */
+		{ "[global]\ntime_stamping onestep\nclock_device system\n",
+		    CLI_ONE_STEP, "time_stamping onestep with clock_device "
+		    "system: the time stamps come from the NIC's clock (PHC)" },
+	};
+	struct cli cli = { .prog = "t" };
+	char why[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct cfg *cfg = new_cfg();
+
+		assert_int_equal(load(cfg, t[i].text), 0);
+		assert_int_equal(cfg_error_count(cfg), 0);
+		assert_int_equal(cli_step_mode(cfg), t[i].step);
+		why[0] = '\0';
+		if (t[i].refusal == NULL) {
+			if (cli_validate(&cli, cfg, why, sizeof(why)) != 0)
+				fail_msg("case %zu refused: %s", i, why);
+		} else {
+			assert_int_equal(cli_validate(&cli, cfg, why,
+			    sizeof(why)), -1);
+			if (strncmp(why, t[i].refusal,
+			    strlen(t[i].refusal)) != 0)
+				fail_msg("case %zu: %s", i, why);
+		}
+		cfg_free(cfg);
+	}
+}
+
 int
 main(void)
 {
@@ -1095,6 +1162,7 @@ main(void)
 		cmocka_unit_test(test_default_sink),
 		cmocka_unit_test(test_key_audit),
 		cmocka_unit_test(test_key_audit_file),
+		cmocka_unit_test(test_step_harmonise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
