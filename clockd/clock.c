@@ -59,6 +59,8 @@ clock_init(struct clockd *c, const struct env *env, struct cfg *cfg)
 		return -1;
 	if (clock_leap_init(c) == -1)
 		return -1;
+	if (sysclk_init(c) == -1)
+		return -1;
 	env_netd_start(&c->env);
 	return 0;
 }
@@ -76,6 +78,7 @@ clock_fini(struct clockd *c)
 	env_timer_free(&c->env, c->t_bmc);
 	env_timer_free(&c->env, c->t_adj);
 	clock_leap_fini(c);
+	sysclk_fini(c);
 	env_timer_free(&c->env, c->t_hold);
 	c->t_bmc = c->t_adj = c->t_hold = NULL;
 }

@@ -66,6 +66,7 @@ clock_cb_connected(void *arg, const struct netd_port_list *pl)
 	/* Read the clock's frequency first: a restarted clockd carries on
 	 * from it instead of stepping (the servo starts from there). */
 	(void)env_clock_read(&c->env, CLOCK_REQ_STATUS);
+	sysclk_connected(c, pl);
 	for (i = 0; i < c->nports; i++) {
 		struct cport *p = &c->ports[i];
 
@@ -96,6 +97,7 @@ clock_cb_disconnected(void *arg)
 	if (c->t_adj != NULL)
 		env_timer_cancel(&c->env, c->t_adj);
 	clock_refuse(c, CR_NETD_UNREACHABLE, 0);
+	sysclk_disconnected(c);
 }
 
 static void
@@ -125,6 +127,9 @@ clock_cb_clock_reply(void *arg, const struct netd_clock_reply *r)
 	struct clockd *c = arg;
 	int ok = r->ok;
 
+	/* the system clock's and the compares (sysclk.c) */
+	if (sysclk_reply(c, r))
+		return;
 	if (r->id == CLOCK_REQ_STATUS) {
 		/* On every (re)connection: the clock may be a new one (netd
 		 * restarted) or the same (clockd restarted); either way the

@@ -606,6 +606,29 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 	clock_log_sample(c, p, offset, c->adj_want, delay);
 }
 
+/* ---- the PTP clock as the follower of the system clock (sysclk.c) ---- */
+
+/* A frequency for the PTP clock, through the same rate limit. */
+void
+clock_steer_freq(struct clockd *c, double ppb)
+{
+	clock_adjfreq(c, ppb);
+}
+
+/* A step by -offset, if it may be asked for; else why not (nothing sent). */
+enum clock_refusal
+clock_steer_step(struct clockd *c, int64_t offset)
+{
+	enum clock_refusal cr;
+
+	if (c->stepping)
+		return CR_RATE_LIMITED;
+	cr = clock_step_refusal(c, offset);
+	if (cr == CR_NONE)
+		clock_step(c, offset);
+	return cr;
+}
+
 /* ---- netd's answers to the servo's requests ---- */
 
 /* netd refused the step: learn its bound, and slew instead. */

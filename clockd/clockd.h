@@ -34,6 +34,7 @@
 #include "netd_types.h"
 #include "ptp_msg.h"
 #include "servo.h"
+#include "sysclk.h"
 
 struct cfg;
 struct event_base;
@@ -283,6 +284,8 @@ struct clockd {
 	 * state decision (t_hold) */
 	struct holdover		 hold;
 	struct env_timer	*t_hold;
+	/* the system clock's servo (sync_system_clock 1, sysclk.h) */
+	struct sysclk		 sys;
 	/*
 	 * Last, and not cleared by clock_init(): 32 slots of ~3 KiB, of
 	 * which a clock uses nports; port_create() clears each one it
@@ -370,6 +373,11 @@ void	clock_adj_refused(struct clockd *c, uint64_t id, enum clock_refusal cr,
 	    double freq_ppb);
 /* The rate limit's timer (min_adj_interval_ms). */
 void	clock_ev_adj(void *arg);
+/* The PTP clock following the system clock (sysclk.c, as grandmaster):
+ * a frequency within the rate limit; a step by -offset, or the refusal
+ * that kept it from being asked (CR_NONE: sent). */
+void	clock_steer_freq(struct clockd *c, double ppb);
+enum clock_refusal clock_steer_step(struct clockd *c, int64_t offset);
 
 /* ---- port.c ---- */
 int	port_create(struct clockd *c, struct cport *p, unsigned index,

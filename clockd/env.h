@@ -20,6 +20,7 @@
 #ifndef PTPSEP_CLOCKD_ENV_H
 #define PTPSEP_CLOCKD_ENV_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,9 @@ struct env_ops {
 	int	(*clock_read)(void *ctx, uint64_t id);
 	int	(*clock_adjfreq)(void *ctx, uint64_t id, double ppb);
 	int	(*clock_step)(void *ctx, uint64_t id, int64_t ns);
+	/* Any clock request, the system clock's and compares too (issue
+	 * 14); NULL in a world without a system clock. */
+	int	(*clock_req)(void *ctx, const struct netd_clock_req *r);
 };
 
 struct env {
@@ -147,6 +151,15 @@ static inline int
 env_clock_step(const struct env *e, uint64_t id, int64_t ns)
 {
 	return e->ops->clock_step(e->ctx, id, ns);
+}
+
+/* -ENOTSUP when the world has no such op (an older fake, the sim). */
+static inline int
+env_clock_req(const struct env *e, const struct netd_clock_req *r)
+{
+	if (e->ops->clock_req == NULL)
+		return -ENOTSUP;
+	return e->ops->clock_req(e->ctx, r);
 }
 
 #endif /* PTPSEP_CLOCKD_ENV_H */

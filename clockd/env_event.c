@@ -180,6 +180,14 @@ ee_clock_step(void *ctx, uint64_t id, int64_t ns)
 	return netd_clock_step(ee->nc, id, ns);
 }
 
+static int
+ee_clock_req(void *ctx, const struct netd_clock_req *r)
+{
+	struct env_event *ee = ctx;
+
+	return netd_clock_req(ee->nc, r);
+}
+
 static const struct env_ops ee_ops = {
 	.now = ee_now,
 	.timer_new = ee_timer_new,
@@ -193,6 +201,7 @@ static const struct env_ops ee_ops = {
 	.clock_read = ee_clock_read,
 	.clock_adjfreq = ee_clock_adjfreq,
 	.clock_step = ee_clock_step,
+	.clock_req = ee_clock_req,
 };
 
 struct env_event *

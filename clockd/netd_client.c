@@ -376,6 +376,23 @@ nc_ts(struct ptp_timestamp *ts, const Ptpsep__Timestamp *t)
 	ts->nsec = t->nanoseconds;
 }
 
+static void
+nc_clock_info(struct netd_clock_info *ci, const Ptpsep__Netd__ClockInfo *m)
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->phc_index = -1;
+	if (m == NULL)
+		return;
+	ci->max_freq_ppb = m->max_freq_ppb;
+	ci->step_allowed = m->step_allowed;
+	ci->max_step_ns = m->max_step_ns;
+	ci->min_adj_interval_ms = m->min_adj_interval_ms;
+	ci->ptp_timescale = m->ptp_timescale;
+	ci->phc_index = m->phc_index;
+	/* ipc_check() let only known enum values through */
+	ci->sysoff = (enum netd_sysoff)m->sysoff;
+}
+
 /* m has at most IPC_MAX_PORTS ports (nc_handle). */
 static void
 nc_port_list(struct netd_client *nc, const Ptpsep__Netd__PortList *m)
@@ -397,13 +414,9 @@ nc_port_list(struct netd_client *nc, const Ptpsep__Netd__PortList *m)
 	pl.ports = ports;
 	pl.nports = m->n_ports;
 	pl.have_clock = m->clock != NULL;
-	memset(&pl.clock, 0, sizeof(pl.clock));
-	if (m->clock != NULL) {
-		pl.clock.max_freq_ppb = m->clock->max_freq_ppb;
-		pl.clock.step_allowed = m->clock->step_allowed;
-		pl.clock.max_step_ns = m->clock->max_step_ns;
-		pl.clock.min_adj_interval_ms = m->clock->min_adj_interval_ms;
-	}
+	nc_clock_info(&pl.clock, m->clock);
+	pl.have_sys_clock = m->system_clock != NULL;
+	nc_clock_info(&pl.sys_clock, m->system_clock);
 	if (nc->cbs.connected != NULL)
 		nc->cbs.connected(nc->arg, &pl);
 }
@@ -481,6 +494,17 @@ nc_clock_reply(struct netd_client *nc, const Ptpsep__Netd__ClockReply *m)
 	else
 		r.now.sec = r.now.nsec = 0;
 	r.freq_ppb = m->freq_ppb;
+	r.system_clock = m->system_clock;
+	r.have_offset = m->offset != NULL;
+	memset(&r.offset, 0, sizeof(r.offset));
+	if (m->offset != NULL) {
+		r.offset.sys_minus_ptp_ns = m->offset->sys_minus_ptp_ns;
+		r.offset.have_ptp_time = m->offset->ptp_time != NULL;
+		if (m->offset->ptp_time != NULL)
+			nc_ts(&r.offset.ptp_time, m->offset->ptp_time);
+		r.offset.delay_ns = m->offset->delay_ns;
+		r.offset.method = (enum netd_sysoff)m->offset->method;
+	}
 	nc->cbs.clock_reply(nc->arg, &r);
 }
 
@@ -730,5 +754,43 @@ netd_clock_step(struct netd_client *nc, uint64_t id, int64_t ns)
 	st.offset_ns = ns;
 	r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_STEP;
 	r.step = &st;
+	return nc_clock(nc, &r);
+}
+
+int
+netd_clock_req(struct netd_client *nc, const struct netd_clock_req *q)
+{
+	Ptpsep__Netd__ClockRequest r = PTPSEP__NETD__CLOCK_REQUEST__INIT;
+	Ptpsep__Netd__ClockGetStatus gs = PTPSEP__NETD__CLOCK_GET_STATUS__INIT;
+	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
+	Ptpsep__Netd__ClockStep st = PTPSEP__NETD__CLOCK_STEP__INIT;
+	Ptpsep__Netd__ClockCompare cmp = PTPSEP__NETD__CLOCK_COMPARE__INIT;
+
+	r.id = q->id;
+	r.system_clock = q->system_clock != 0;
+	switch (q->op) {
+	case NETD_CLOCK_READ:
+		r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_GET_STATUS;
+		r.get_status = &gs;
+		break;
+	case NETD_CLOCK_ADJFREQ:
+		af.freq_ppb = q->freq_ppb;
+		r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ;
+		r.adj_freq = &af;
+		break;
+	case NETD_CLOCK_STEP:
+		st.offset_ns = q->step_ns;
+		r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_STEP;
+		r.step = &st;
+		break;
+	case NETD_CLOCK_COMPARE:
+		/* netd.proto: a compare is never about one clock */
+		r.system_clock = 0;
+		r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_COMPARE;
+		r.compare = &cmp;
+		break;
+	default:
+		return -1;
+	}
 	return nc_clock(nc, &r);
 }

@@ -52,6 +52,8 @@ int	netd_send_frame(struct netd_client *nc, unsigned port, int event,
 int	netd_clock_read(struct netd_client *nc, uint64_t id);
 int	netd_clock_adjfreq(struct netd_client *nc, uint64_t id, double ppb);
 int	netd_clock_step(struct netd_client *nc, uint64_t id, int64_t ns);
+/* Any clock request, the system clock's (system_clock) and compares. */
+int	netd_clock_req(struct netd_client *nc, const struct netd_clock_req *q);
 /* The refusal a ClockReply's RefuseReason stands for (CR_CLOCK_FAILED for
  * any reason clockd has no answer to). */
 enum clock_refusal netd_refusal_of(Ptpsep__RefuseReason reason);

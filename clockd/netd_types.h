@@ -46,6 +46,32 @@ enum netd_transport {
 	NETD_TR_UDP_IPV6 = 3,
 };
 
+/* How netd compared the system clock with the PTP clock; the values are
+ * netd.proto's SysoffMethod. */
+enum netd_sysoff {
+	NETD_SYSOFF_NONE = 0,
+	NETD_SYSOFF_PRECISE = 1,
+	NETD_SYSOFF_EXTENDED = 2,
+	NETD_SYSOFF_BASIC = 3,
+	NETD_SYSOFF_SAME_BASE = 4,
+};
+
+/* A clock request (ClockRequest) of the engine's; see env_clock_req(). */
+enum netd_clock_op {
+	NETD_CLOCK_READ = 1,	/* get_status */
+	NETD_CLOCK_ADJFREQ,
+	NETD_CLOCK_STEP,
+	NETD_CLOCK_COMPARE,	/* system minus PTP clock (ClockOffset) */
+};
+
+struct netd_clock_req {
+	uint64_t		 id;
+	enum netd_clock_op	 op;
+	int			 system_clock;	/* act on the system clock */
+	double			 freq_ppb;	/* ADJFREQ */
+	int64_t			 step_ns;	/* STEP */
+};
+
 /* A unicast destination: an address netd reported as a frame's source. */
 struct netd_addr {
 	enum netd_af	 family;
@@ -82,6 +108,15 @@ struct netd_clock_reply {
 	int			 have_now;	/* now present */
 	struct ptp_timestamp	 now;		/* the clock after the request */
 	double			 freq_ppb;	/* the frequency in effect */
+	int			 system_clock;	/* about the system clock */
+	int			 have_offset;	/* the answer to a compare */
+	struct netd_clock_offset {
+		int64_t		 sys_minus_ptp_ns;	/* raw, no UTC */
+		int		 have_ptp_time;
+		struct ptp_timestamp ptp_time;	/* the PTP clock then */
+		uint32_t	 delay_ns;	/* the read bracket */
+		enum netd_sysoff method;
+	}			 offset;
 };
 
 /* LinkEvent: a port's carrier changed. */
@@ -105,6 +140,9 @@ struct netd_clock_info {
 	int			 step_allowed;
 	int64_t			 max_step_ns;	/* 0: no operator limit */
 	uint32_t		 min_adj_interval_ms;
+	int			 ptp_timescale;	/* counts TAI (a PHC) */
+	int			 phc_index;	/* -1: none */
+	enum netd_sysoff	 sysoff;	/* the system clock's only */
 };
 
 /* PortList: netd's ports, right after Hello. */
@@ -113,6 +151,9 @@ struct netd_port_list {
 	size_t			 nports;
 	int			 have_clock;	/* clock present */
 	struct netd_clock_info	 clock;
+	/* the system clock netd owns with sync_system_clock 1 */
+	int			 have_sys_clock;
+	struct netd_clock_info	 sys_clock;
 };
 
 /* netd's messages into the engine (clockd.h: clock_netd_cbs).  Pointers in

@@ -435,6 +435,9 @@ static const struct cfg_key keys[] = {
 	G_INT4("step_window", 0, 0, INT_MAX),
 	G_INT("summary_interval", IMPL, 0, INT_MIN, INT_MAX),
 	P_INT("syncReceiptTimeout", IMPL, 0, 0, UINT8_MAX),
+	/* ptpsep's own: how often clockd compares the system clock with the
+	 * PTP clock (sync_system_clock 1), Hz, as phc2sys -R. */
+	O_DBL("system_clock_update_rate", 1.0, 0.01, 64.0),
 	G_INT("tc_spanning_tree", UNIMPL, 0, 0, 1),
 	/* IEEE 1588-2019 7.6.2.8: 0xA0 is INTERNAL_OSCILLATOR. */
 	G_INT("timeSource", IMPL, 0xa0, 0x10, 0xfe),

@@ -479,6 +479,7 @@ node_ev_connect(struct sim_node *n)
 	struct netd_port_list pl;
 	unsigned i;
 
+	memset(&pl, 0, sizeof(pl));	/* no system clock in the sim */
 	for (i = 0; i < n->nports; i++) {
 		struct sim_link *l = &n->sim->links[n->ports[i].link];
 
@@ -591,6 +592,7 @@ node_ev_clock_reply(struct sim *sim, struct sim_msg *m)
 
 	if (n->c == NULL || !n->connected || m->epoch != n->epoch)
 		return;
+	memset(&rep, 0, sizeof(rep));
 	rep.id = m->cookie;
 	rep.ok = m->ok;
 	/* netd's RefuseReason (check_refuse_reason()) as netd_client.c
