@@ -128,6 +128,12 @@ enum cfg_delay_filter {
 	CFG_FILTER_MOVING_MEDIAN,
 };
 
+/* system_clock_device (sync_system_clock 1) */
+enum cfg_sysclk_device {
+	CFG_SYSCLK_SYSTEM,	/* CLOCK_REALTIME */
+	CFG_SYSCLK_VIRTUAL,	/* a second virtual clock (tests) */
+};
+
 /* ptp4l's fault_reset_interval "ASAP" */
 #define CFG_FRI_ASAP		(-128)
 

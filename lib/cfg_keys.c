@@ -68,6 +68,8 @@
 	ITEM_DBL(n, CFG_SC_GLOBAL, IMPL, CFG_KF_OWN, d, lo, hi)
 #define O_STR(n, d, chk) \
 	ITEM_STR(n, CFG_SC_GLOBAL, IMPL, CFG_KF_OWN, d, chk, NULL)
+#define O_ENU(n, d, t) \
+	ITEM_ENU(n, CFG_SC_GLOBAL, IMPL, CFG_KF_OWN, d, t)
 
 /* ---- string validators ---- */
 
@@ -201,6 +203,11 @@ static const struct cfg_enum_val clock_type_vals[] = {
 };
 static const struct cfg_enum_val dataset_comparison_vals[] = {
 	{ "ieee1588", 0, IMPL }, { "G.8275.x", 1, IMPL }, { NULL, 0, IMPL },
+};
+static const struct cfg_enum_val system_clock_device_vals[] = {
+	{ "system", CFG_SYSCLK_SYSTEM, IMPL },
+	{ "virtual", CFG_SYSCLK_VIRTUAL, IMPL },
+	{ NULL, 0, IMPL },
 };
 static const struct cfg_enum_val delay_filter_vals[] = {
 	{ "moving_average", CFG_FILTER_MOVING_AVERAGE, IMPL },
@@ -435,6 +442,17 @@ static const struct cfg_key keys[] = {
 	G_INT4("step_window", 0, 0, INT_MAX),
 	G_INT("summary_interval", IMPL, 0, INT_MIN, INT_MAX),
 	P_INT("syncReceiptTimeout", IMPL, 0, 0, UINT8_MAX),
+	/*
+	 * ptpsep's own (doc/design.md, the system clock from the PHC): netd
+	 * keeps the system clock as a second clock beside clock_device, which
+	 * clockd steers from (or towards) the PTP clock as phc2sys -a -r.
+	 */
+	O_INT("sync_system_clock", 0, 0, 1),
+	/* Which: CLOCK_REALTIME, or a second virtual clock for the tests. */
+	O_ENU("system_clock_device", CFG_SYSCLK_SYSTEM,
+	    system_clock_device_vals),
+	/* PHC to system clock samples per comparison (phc2sys -N). */
+	O_INT("system_clock_samples", 5, 1, 25),
 	/* ptpsep's own: how often clockd compares the system clock with the
 	 * PTP clock (sync_system_clock 1), Hz, as phc2sys -R. */
 	O_DBL("system_clock_update_rate", 1.0, 0.01, 64.0),
@@ -486,6 +504,10 @@ static const struct cfg_key keys[] = {
 	 * cannot overflow an int64_t.
 	 */
 	O_I64("virtual_clock_offset_ns", 0, -1000000000000000000LL,
+	    1000000000000000000LL),
+	/* ptpsep's own: as virtual_clock_*, for system_clock_device virtual. */
+	O_DBL("virtual_system_clock_freq_ppb", 0.0, -1e6, 1e6),
+	O_I64("virtual_system_clock_offset_ns", 0, -1000000000000000000LL,
 	    1000000000000000000LL),
 	G_INT("write_phase_mode", UNIMPL, 0, 0, 1),
 };

@@ -303,6 +303,53 @@ cli_check_leap(const struct cfg *cfg, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * sync_system_clock: the system clock is a second clock beside
+ * clock_device, so clock_device must not be the system clock itself (one
+ * clock cannot follow itself).  The keys of the second clock without it
+ * are refused, not warned about: as virtual_clock_* without clock_device
+ * virtual, a setting that silently does nothing would leave a test (or an
+ * operator) believing a clock is steered that is not.
+ */
+static int
+cli_check_sysclk(const struct cfg *cfg, char *why, size_t len)
+{
+	const char *dev = cfg_get_str(cfg, NULL, "clock_device");
+	int sync = cfg_get_int(cfg, NULL, "sync_system_clock");
+	int sysdev = cfg_get_int(cfg, NULL, "system_clock_device");
+	enum cfg_clock_kind kind;
+	int idx;
+
+	if (cfg_clock_device_parse(dev, &kind, &idx) != 0)
+		return 0;	/* a bad value is the key table's error */
+	if (kind == CFG_CLK_AUTO)
+		kind = cfg_clock_auto_kind(cfg_get_int(cfg, NULL,
+		    "time_stamping"));
+	if (sync && kind == CFG_CLK_SYSTEM) {
+		snprintf(why, len, "sync_system_clock 1 with clock_device %s: "
+		    "the PTP clock is the system clock, which cannot follow "
+		    "itself; use a PHC (time_stamping hardware, clock_device "
+		    "auto or /dev/ptpN) or set sync_system_clock 0", dev);
+		return -1;
+	}
+	if (!sync && sysdev != CFG_SYSCLK_SYSTEM) {
+		snprintf(why, len, "system_clock_device %s applies only with "
+		    "sync_system_clock 1: set it, or remove system_clock_device",
+		    cfg_get_enum_name(cfg, NULL, "system_clock_device"));
+		return -1;
+	}
+	if ((!sync || sysdev != CFG_SYSCLK_VIRTUAL) && (cfg_get_int64(cfg,
+	    NULL, "virtual_system_clock_offset_ns") != 0 || cfg_get_double(cfg,
+	    NULL, "virtual_system_clock_freq_ppb") != 0.0)) {
+		snprintf(why, len, "virtual_system_clock_offset_ns and "
+		    "virtual_system_clock_freq_ppb apply only to "
+		    "sync_system_clock 1 with system_clock_device virtual: "
+		    "remove them or set them to 0");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
 {
@@ -313,6 +360,8 @@ cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
 	if (cli_check_hw(cfg, why, len) != 0)
 		return -1;
 	if (cli_check_leap(cfg, why, len) != 0)
+		return -1;
+	if (cli_check_sysclk(cfg, why, len) != 0)
 		return -1;
 	if (cfg_clock_device_parse(dev, &kind, &idx) != 0)
 		return 0;	/* a bad value is the key table's error */

@@ -232,10 +232,19 @@ check_clock_request(const Ptpsep__Netd__ClockRequest *r, struct clock_req *out,
 	memset(out, 0, sizeof(*out));
 	*is_read = 0;
 	*why = NULL;
+	out->system_clock = r->system_clock != 0;
 	switch (r->op_case) {
 	case PTPSEP__NETD__CLOCK_REQUEST__OP_READ:
 	case PTPSEP__NETD__CLOCK_REQUEST__OP_GET_STATUS:
-		*is_read = 1;
+		*is_read = CHECK_CLOCK_READ;
+		return CHECK_OK;
+	case PTPSEP__NETD__CLOCK_REQUEST__OP_COMPARE:
+		/* Always the system clock against the PTP clock. */
+		if (r->system_clock) {
+			*why = "ClockCompare with system_clock set";
+			return CHECK_VIOLATION;
+		}
+		*is_read = CHECK_CLOCK_COMPARE;
 		return CHECK_OK;
 	case PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ:
 		/* Bounds are clock_check_request()'s; NaN is a violation. */

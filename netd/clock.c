@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "ptp_time.h"
 #include "clock.h"
 
 struct clock *
@@ -72,6 +73,34 @@ clock_to_timescale(struct clock *c, struct timespec raw, struct timespec *out)
 	return c->ops->to_timescale(c, raw, out);
 }
 
+int
+clock_get_state(struct clock *c, const struct timespec *raw,
+    struct clock_state *st)
+{
+	struct timespec now, v;
+	int64_t r, t;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	st->steps = c->steps;
+	if ((rc = clock_getfreq(c, &st->freq_ppb)) < 0)
+		return rc;
+	if (c->kind != CLOCK_KIND_VIRTUAL)
+		return 0;
+	if (raw == NULL) {
+		if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+			return -errno;
+		raw = &now;
+	}
+	if ((rc = clock_to_timescale(c, *raw, &v)) < 0 ||
+	    (rc = ptp_timespec_to_ns(*raw, &r)) < 0 ||
+	    (rc = ptp_timespec_to_ns(v, &t)) < 0)
+		return rc;
+	st->offset_from_realtime_ns = t - r;
+	st->have_offset = 1;
+	return 0;
+}
+
 const char *
 clock_kind_name(enum clock_kind kind)
 {
@@ -127,6 +156,8 @@ clock_apply(struct clock *c, const struct clock_bounds *b,
 		 * asking must not get more attempts than the window allows.
 		 */
 		clock_bounds_record_step(st, now_ns);
+		if (rc == 0)
+			c->steps++;
 	}
 	if (rc < 0) {
 		errno = -rc;

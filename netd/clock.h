@@ -63,6 +63,8 @@ struct clock {
 	double			 max_adj_ppb;
 	/* Clock the raw timestamps are in (CLOCK_REALTIME or the PHC's). */
 	clockid_t		 base_clkid;
+	/* Steps clock_apply() made (ClockState.steps, ptpctl netd). */
+	uint64_t		 steps;
 };
 
 /*
@@ -100,6 +102,75 @@ const char *clock_kind_name(enum clock_kind kind);
 struct clock	*clock_system_open(void);
 struct clock	*clock_phc_open(const char *path);
 struct clock	*vclock_open(const struct clock_params *p);
+
+/* The PHC's open fd, -1 for a clock that is not a PHC. */
+int		 clock_phc_fd(struct clock *c);
+
+/* What a clock is now (ctl.proto ClockState). */
+struct clock_state {
+	/* virtual only (have_offset): the clock minus CLOCK_REALTIME, ns */
+	int	have_offset;
+	int64_t	offset_from_realtime_ns;
+	double	freq_ppb;
+	uint64_t steps;
+};
+/*
+ * raw: the CLOCK_REALTIME time to map (tests), NULL: read it now.
+ * Returns 0 or a negative errno.
+ */
+int	clock_get_state(struct clock *c, const struct timespec *raw,
+	    struct clock_state *st);
+
+/*
+ * ---- the system clock against the PTP clock (clock_cmp.c) ------------
+ *
+ * With sync_system_clock 1 netd keeps a second clock, the system clock
+ * (CLOCK_REALTIME, or a virtual one for tests), and answers clockd's
+ * ClockCompare with the system clock minus the PTP clock (doc/design.md).
+ * The methods are netd.proto's SysoffMethod values: a PHC is measured
+ * with sysoff.h's ioctls, and two clocks both kept over CLOCK_REALTIME
+ * (system, virtual) by mapping one CLOCK_REALTIME read through both, which
+ * is exact.
+ */
+enum clock_cmp_method {
+	CLOCK_CMP_NONE = 0,
+	CLOCK_CMP_PRECISE,	/* = SYSOFF_PRECISE ... */
+	CLOCK_CMP_EXTENDED,
+	CLOCK_CMP_BASIC,
+	CLOCK_CMP_SAME_BASE,
+};
+
+/* At most one compare per this many ns (CLOCK_MONOTONIC): RATE_LIMITED. */
+#define CLOCK_CMP_MIN_INTERVAL_NS	10000000LL
+
+struct clock_cmp {
+	int64_t			sys_minus_ptp_ns;	/* raw, no UTC offset */
+	struct timespec		ptp_time;	/* the PTP clock at the sample */
+	uint32_t		delay_ns;	/* read bracket, 0: exact */
+	enum clock_cmp_method	method;
+};
+
+/*
+ * How ptp and sys can be compared: SAME_BASE when both are kept over
+ * CLOCK_REALTIME, else ptp must be a PHC and the first sysoff method it
+ * answers (samples per measurement) is taken.  CLOCK_CMP_NONE (with a
+ * log line) when neither works.
+ */
+enum clock_cmp_method clock_cmp_probe(struct clock *ptp, struct clock *sys,
+	    int samples);
+/*
+ * One comparison by method.  raw (SAME_BASE only, tests): the
+ * CLOCK_REALTIME instant to map, NULL: read it now.  0 or -errno.
+ */
+int	clock_compare(struct clock *ptp, struct clock *sys,
+	    enum clock_cmp_method method, int samples,
+	    const struct timespec *raw, struct clock_cmp *out);
+/*
+ * Pure: may a compare run at now_ns (CLOCK_MONOTONIC)?  *last_ns is the
+ * last accepted one, < 0 none; updated when the answer is yes.
+ */
+int	clock_cmp_due(int64_t *last_ns, int64_t now_ns);
+const char *clock_cmp_method_name(enum clock_cmp_method m);
 
 /*
  * int64 ns -> timespec (tv_nsec in [0, 1e9)).  The other way is
@@ -158,6 +229,8 @@ struct clock_req {
 	enum clock_op	op;
 	double		freq_ppb;	/* CLOCK_OP_ADJFREQ */
 	int64_t		step_ns;	/* CLOCK_OP_STEP */
+	/* Not a bound: which clock (relay.c), ClockRequest.system_clock. */
+	int		system_clock;
 };
 
 /* 0, or -EINVAL for a bounds configuration that cannot be enforced. */

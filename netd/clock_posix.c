@@ -133,6 +133,12 @@ pclock_destroy(struct clock *c)
 	free(pc);
 }
 
+int
+clock_phc_fd(struct clock *c)
+{
+	return c->kind == CLOCK_KIND_PHC ? to_pclock(c)->fd : -1;
+}
+
 static const struct clock_ops pclock_ops = {
 	.gettime = pclock_gettime,
 	.adjfreq = pclock_adjfreq,

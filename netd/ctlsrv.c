@@ -156,6 +156,39 @@ netd_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci)
 	ci->step_allowed = nd->bounds.allow_step;
 	ci->max_step_ns = nd->bounds.max_step_ns;
 	ci->min_adj_interval_ms = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+	ci->ptp_timescale = nd->ptp_timescale;
+	ci->phc_index = nd->phc_index;
+}
+
+int
+netd_sys_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci)
+{
+	if (nd->sysclk == NULL)
+		return -1;
+	/* The same bounds keys as the PTP clock (doc/design.md). */
+	netd_clock_info(nd, ci);
+	ci->device = nd->sysclk->name;
+	ci->ptp_timescale = 0;		/* the system clock counts UTC */
+	ci->phc_index = -1;
+	ci->sysoff = (Ptpsep__Netd__SysoffMethod)nd->cmp_method;
+	return 0;
+}
+
+/* ClockState of c, NULL when it cannot be read. */
+static Ptpsep__Ctl__ClockState *
+ctlsrv_clock_state(struct clock *c, Ptpsep__Ctl__ClockState *m)
+{
+	static const Ptpsep__Ctl__ClockState init =
+	    PTPSEP__CTL__CLOCK_STATE__INIT;
+	struct clock_state st;
+
+	if (c == NULL || clock_get_state(c, NULL, &st) != 0)
+		return NULL;
+	*m = init;
+	m->offset_from_realtime_ns = st.offset_from_realtime_ns;
+	m->freq_ppb = st.freq_ppb;
+	m->steps = st.steps;
+	return m;
 }
 
 static int
@@ -164,9 +197,13 @@ ctlsrv_netd_info(struct netd *nd, struct ctlsock_client *cl)
 	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
 	Ptpsep__Ctl__NetdInfo info = PTPSEP__CTL__NETD_INFO__INIT;
 	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__ClockInfo sci = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Ctl__ClockState cst, sst;
 	Ptpsep__Ctl__NetdPortInfo *pp[IPC_MAX_PORTS];
 	Ptpsep__Ctl__RefusedCount ref[NETD_REFUSE_MAX];
 	Ptpsep__Ctl__RefusedCount *refp[NETD_REFUSE_MAX];
+	Ptpsep__Ctl__RefusedCount sref[NETD_REFUSE_MAX];
+	Ptpsep__Ctl__RefusedCount *srefp[NETD_REFUSE_MAX];
 	uint64_t glob[NETD_REFUSE_MAX];
 	struct ctlsrv_port_buf *bufs;
 	size_t i, n = nd->nports < IPC_MAX_PORTS ? nd->nports : IPC_MAX_PORTS;
@@ -193,6 +230,14 @@ ctlsrv_netd_info(struct netd *nd, struct ctlsock_client *cl)
 	info.refused = refp;
 	info.client_connections = nd->client_connections;
 	info.client_backlog_closes = nd->client_backlog_closes;
+	info.clock_state = ctlsrv_clock_state(nd->clk, &cst);
+	if (netd_sys_clock_info(nd, &sci) == 0) {
+		info.system_clock = &sci;
+		info.system_clock_state = ctlsrv_clock_state(nd->sysclk, &sst);
+		info.n_system_clock_refused = ctlsrv_refused(nd->sys_refused,
+		    sref, srefp, NETD_REFUSE_MAX);
+		info.system_clock_refused = srefp;
+	}
 	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_NETD_INFO;
 	r.netd_info = &info;
 	rc = ctlsock_reply(cl, &r);

@@ -32,7 +32,7 @@ struct cfg;
 struct nlmon;
 
 /* Why a request of the client was refused (ctl.proto RefusedCount). */
-#define NETD_REFUSE_MAX	(PTPSEP__REFUSE_REASON__REFUSE_STEP_TOO_LARGE + 1)
+#define NETD_REFUSE_MAX	(PTPSEP__REFUSE_REASON__REFUSE_NOT_SUPPORTED + 1)
 /* Why a received frame was dropped (ctl.proto RxDropCount). */
 #define NETD_RXDROP_MAX	(PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG + 1)
 
@@ -89,6 +89,18 @@ struct netd {
 	struct clock_bounds	 bounds;
 	struct clock_bounds_state bstate;
 	uint64_t		 clock_refused[NETD_REFUSE_MAX];
+	int			 ptp_timescale;	/* clk counts TAI (ClockInfo) */
+
+	/*
+	 * The system clock, a second clock (sync_system_clock 1; NULL
+	 * without): the same bounds, its own step window and refusals.
+	 */
+	struct clock		*sysclk;
+	struct clock_bounds_state sys_bstate;
+	uint64_t		 sys_refused[NETD_REFUSE_MAX];
+	enum clock_cmp_method	 cmp_method;	/* sysclk against clk */
+	int			 cmp_samples;	/* system_clock_samples */
+	int64_t			 cmp_last_ns;	/* last compare, < 0: none */
 
 	struct netd_port	*ports;
 	size_t			 nports;
@@ -165,6 +177,8 @@ void	ctlsrv_close_all(struct netd *nd);
  * them; device points into nd.
  */
 void	netd_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci);
+/* The same for the system clock; 0, or -1 when there is none. */
+int	netd_sys_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci);
 
 /* ---- check.c: pure checks of what clockd sends ---- */
 enum check_verdict {
@@ -188,7 +202,14 @@ enum check_verdict check_send_frame(const Ptpsep__Netd__TxFrame *f,
  * 34..43 (13.8.2, 13.11.2: 48-bit seconds, 32-bit ns, big-endian).
  */
 void	check_fu_stamp(uint8_t *fu, size_t len, uint64_t sec, uint32_t nsec);
-/* A ClockRequest: an op is set and its value is a number. */
+/*
+ * A ClockRequest: an op is set and its value is a number; a compare
+ * concerns both clocks, so system_clock with it is a violation.  *is_read:
+ * 0 for an adjustment (out filled, out->system_clock the target),
+ * CHECK_CLOCK_READ for a read or status, CHECK_CLOCK_COMPARE.
+ */
+#define CHECK_CLOCK_READ	1
+#define CHECK_CLOCK_COMPARE	2
 enum check_verdict check_clock_request(const Ptpsep__Netd__ClockRequest *r,
 	    struct clock_req *out, int *is_read, const char **why);
 /* Maps a clock bounds status to the RefuseReason clockd sees. */

@@ -389,6 +389,7 @@ relay_send_port_list(struct netd *nd)
 	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
 	Ptpsep__Netd__PortList pl = PTPSEP__NETD__PORT_LIST__INIT;
 	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__ClockInfo sci = PTPSEP__NETD__CLOCK_INFO__INIT;
 	Ptpsep__Netd__Port ports[IPC_MAX_PORTS];
 	Ptpsep__Netd__Port *pp[IPC_MAX_PORTS];
 	uint8_t bufs[IPC_MAX_PORTS][14];
@@ -402,6 +403,8 @@ relay_send_port_list(struct netd *nd)
 	pl.ports = pp;
 	netd_clock_info(nd, &ci);
 	pl.clock = &ci;
+	if (netd_sys_clock_info(nd, &sci) == 0)
+		pl.system_clock = &sci;
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST;
 	m.port_list = &pl;
 	(void)relay_send(nd, &m, RELAY_MUST);
@@ -445,13 +448,58 @@ relay_tx_frame(struct netd *nd, const Ptpsep__Netd__TxFrame *f)
 	return 0;
 }
 
+/*
+ * A ClockCompare (doc/design.md, the system clock from the PHC): always
+ * answered; refused NOT_SUPPORTED without a system clock or a way to
+ * compare, RATE_LIMITED sooner than CLOCK_CMP_MIN_INTERVAL_NS after the
+ * last (a PHC measurement is up to 25 ioctls: a hostile clockd gets at
+ * most 100 a second), each refusal counted with the system clock's.
+ */
+static void
+relay_compare(struct netd *nd, Ptpsep__Netd__ClockReply *rep,
+    Ptpsep__Netd__ClockOffset *off, Ptpsep__Timestamp *pt)
+{
+	struct clock_cmp cmp;
+	int rc;
+
+	rep->status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+	if (nd->sysclk == NULL || nd->cmp_method == CLOCK_CMP_NONE)
+		rep->reason = PTPSEP__REFUSE_REASON__REFUSE_NOT_SUPPORTED;
+	else if (!clock_cmp_due(&nd->cmp_last_ns, relay_mono_ns()))
+		rep->reason = PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED;
+	else if ((rc = clock_compare(nd->clk, nd->sysclk, nd->cmp_method,
+	    nd->cmp_samples, NULL, &cmp)) < 0) {
+		rep->reason = PTPSEP__REFUSE_REASON__REFUSE_CLOCK_FAILED;
+		log_rl(LOG_LVL_WARN, "system clock compare: %s",
+		    strerror(-rc));
+	} else {
+		rep->status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+		off->sys_minus_ptp_ns = cmp.sys_minus_ptp_ns;
+		if (cmp.ptp_time.tv_sec >= 0) {
+			pt->seconds = (uint64_t)cmp.ptp_time.tv_sec;
+			pt->nanoseconds = (uint32_t)cmp.ptp_time.tv_nsec;
+			off->ptp_time = pt;
+		}
+		off->delay_ns = cmp.delay_ns;
+		off->method = (Ptpsep__Netd__SysoffMethod)cmp.method;
+		rep->offset = off;
+		return;
+	}
+	nd->sys_refused[rep->reason]++;
+}
+
 static int
 relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 {
 	NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
 	Ptpsep__Netd__ClockReply rep = PTPSEP__NETD__CLOCK_REPLY__INIT;
+	Ptpsep__Netd__ClockOffset off = PTPSEP__NETD__CLOCK_OFFSET__INIT;
 	Ptpsep__Timestamp now = PTPSEP__TIMESTAMP__INIT;
+	Ptpsep__Timestamp pt = PTPSEP__TIMESTAMP__INIT;
 	enum clock_status st = CLOCK_ST_OK;
+	struct clock_bounds_state *bst = &nd->bstate;
+	uint64_t *refused = nd->clock_refused;
+	struct clock *clk = nd->clk;
 	struct clock_req req;
 	struct timespec ts;
 	const char *why;
@@ -464,37 +512,60 @@ relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 		return -1;
 	}
 	rep.id = r->id;
-	if (!is_read)
-		rc = clock_apply(nd->clk, &nd->bounds, &nd->bstate, &req,
-		    relay_mono_ns(), &st);
-	if (st != CLOCK_ST_OK) {
-		rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
-		rep.reason = check_refuse_reason(st);
-		nd->clock_refused[rep.reason]++;
-		log_info("refused clock %s: %s",
-		    req.op == CLOCK_OP_STEP ? "step" : "frequency",
-		    clock_status_name(st));
-	} else if (rc < 0) {
-		rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
-		rep.reason = PTPSEP__REFUSE_REASON__REFUSE_CLOCK_FAILED;
-		nd->clock_refused[rep.reason]++;
-		log_warnx("clock request failed: %s", strerror(-rc));
-	} else {
-		rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
-		if (req.op == CLOCK_OP_STEP && !is_read)
-			log_info("clock stepped by %lld ns",
-			    (long long)req.step_ns);
+	rep.system_clock = req.system_clock;
+	if (req.system_clock) {
+		clk = nd->sysclk;
+		bst = &nd->sys_bstate;
+		refused = nd->sys_refused;
 	}
-	/* An accepted frequency change is not answered (clock_reply_due). */
+	if (is_read == CHECK_CLOCK_COMPARE) {
+		relay_compare(nd, &rep, &off, &pt);
+	} else if (clk == NULL) {
+		rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+		rep.reason = PTPSEP__REFUSE_REASON__REFUSE_NOT_SUPPORTED;
+		refused[rep.reason]++;
+		log_rl(LOG_LVL_INFO, "refused a system clock request: no "
+		    "system clock (sync_system_clock 0)");
+	} else {
+		if (!is_read)
+			rc = clock_apply(clk, &nd->bounds, bst, &req,
+			    relay_mono_ns(), &st);
+		if (st != CLOCK_ST_OK) {
+			rep.status =
+			    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+			rep.reason = check_refuse_reason(st);
+			refused[rep.reason]++;
+			log_info("refused %s %s: %s", clk->name,
+			    req.op == CLOCK_OP_STEP ? "step" : "frequency",
+			    clock_status_name(st));
+		} else if (rc < 0) {
+			rep.status =
+			    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+			rep.reason = PTPSEP__REFUSE_REASON__REFUSE_CLOCK_FAILED;
+			refused[rep.reason]++;
+			log_warnx("clock request failed: %s", strerror(-rc));
+		} else {
+			rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+			if (req.op == CLOCK_OP_STEP && !is_read)
+				log_info("clock %s stepped by %lld ns",
+				    clk->name, (long long)req.step_ns);
+		}
+	}
+	/*
+	 * An accepted frequency change is not answered (clock_reply_due);
+	 * a compare is always answered, as a read.
+	 */
 	if (!clock_reply_due(is_read, &req, rep.status ==
 	    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK))
 		return 0;
-	if (clock_read(nd->clk, &ts) == 0 && ts.tv_sec >= 0) {
+	if (is_read == CHECK_CLOCK_COMPARE)
+		clk = nd->clk;
+	if (clk != NULL && clock_read(clk, &ts) == 0 && ts.tv_sec >= 0) {
 		now.seconds = (uint64_t)ts.tv_sec;
 		now.nanoseconds = (uint32_t)ts.tv_nsec;
 		rep.now = &now;
 	}
-	if (clock_getfreq(nd->clk, &freq) == 0 && isfinite(freq))
+	if (clk != NULL && clock_getfreq(clk, &freq) == 0 && isfinite(freq))
 		rep.freq_ppb = freq;
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY;
 	m.clock_reply = &rep;

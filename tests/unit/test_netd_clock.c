@@ -434,7 +434,7 @@ static enum clock_status
 check_freq(const struct clock_bounds *b, double ppb)
 {
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_ADJFREQ, ppb, 0 };
+	struct clock_req r = { .op = CLOCK_OP_ADJFREQ, .freq_ppb = ppb };
 
 	clock_bounds_state_init(&st);
 	return clock_check_request(b, &st, &r, 0);
@@ -464,7 +464,7 @@ test_bounds_step_not_allowed(void **state)
 {
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_STEP, 0.0, 1000 };
+	struct clock_req r = { .op = CLOCK_OP_STEP, .step_ns = 1000 };
 
 	b.allow_step = 0;
 	clock_bounds_state_init(&st);
@@ -483,7 +483,8 @@ static void
 test_bounds_step_magnitude(void **state)
 {
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_STEP, 0.0, CLOCK_MAX_STEP_NS };
+	struct clock_req r = { .op = CLOCK_OP_STEP,
+	    .step_ns = CLOCK_MAX_STEP_NS };
 
 	clock_bounds_state_init(&st);
 	assert_int_equal(clock_check_request(&bounds, &st, &r, 0),
@@ -506,7 +507,7 @@ static void
 test_bounds_rate_window(void **state)
 {
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_STEP, 0.0, -5000 };
+	struct clock_req r = { .op = CLOCK_OP_STEP, .step_ns = -5000 };
 	int64_t t;
 
 	clock_bounds_state_init(&st);
@@ -544,7 +545,7 @@ test_bounds_rate_ring(void **state)
 {
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_STEP, 0.0, 1 };
+	struct clock_req r = { .op = CLOCK_OP_STEP, .step_ns = 1 };
 	int64_t t;
 
 	/* The largest window: 64 steps in 1000 s, after the ring wrapped. */
@@ -611,7 +612,7 @@ test_bounds_max_step(void **state)
 {
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_STEP, 0.0, SEC };
+	struct clock_req r = { .op = CLOCK_OP_STEP, .step_ns = SEC };
 
 	b.max_step_ns = SEC;
 	clock_bounds_state_init(&st);
@@ -661,8 +662,8 @@ test_apply_step_too_large(void **state)
 	struct fake_time ft = { T0 };
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_STEP, 0.0,
-	    INT64_C(3000000000000000000) };
+	struct clock_req r = { .op = CLOCK_OP_STEP,
+	    .step_ns = INT64_C(3000000000000000000) };
 	enum clock_status s;
 	struct clock *c;
 
@@ -692,7 +693,7 @@ test_bounds_max_steps_unlimited(void **state)
 {
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_STEP, 0.0, 1000 };
+	struct clock_req r = { .op = CLOCK_OP_STEP, .step_ns = 1000 };
 	int64_t t;
 
 	b.max_steps = 0;
@@ -712,7 +713,7 @@ test_bounds_min_adj_interval(void **state)
 {
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_ADJFREQ, 100.0, 0 };
+	struct clock_req r = { .op = CLOCK_OP_ADJFREQ, .freq_ppb = 100.0 };
 	const int64_t ms = 1000000, t0 = 5 * SEC;
 
 	b.min_adj_interval_ns = 10 * ms;
@@ -759,7 +760,7 @@ test_apply_adj_burst(void **state)
 	struct fake_time ft = { T0 };
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_ADJFREQ, 0.0, 0 };
+	struct clock_req r = { .op = CLOCK_OP_ADJFREQ };
 	const int64_t ms = 1000000;
 	enum clock_status s;
 	struct clock *c;
@@ -795,8 +796,8 @@ test_apply_adj_burst(void **state)
 static void
 test_reply_due(void **state)
 {
-	struct clock_req adj = { CLOCK_OP_ADJFREQ, 12.5, 0 };
-	struct clock_req step = { CLOCK_OP_STEP, 0.0, 1000 };
+	struct clock_req adj = { .op = CLOCK_OP_ADJFREQ, .freq_ppb = 12.5 };
+	struct clock_req step = { .op = CLOCK_OP_STEP, .step_ns = 1000 };
 
 	(void)state;
 	assert_false(clock_reply_due(0, &adj, 1));
@@ -898,7 +899,7 @@ test_apply(void **state)
 	struct fake_time ft = { T0 };
 	struct clock_bounds b = bounds;
 	struct clock_bounds_state st;
-	struct clock_req r = { CLOCK_OP_ADJFREQ, 600000.0, 0 };
+	struct clock_req r = { .op = CLOCK_OP_ADJFREQ, .freq_ppb = 600000.0 };
 	enum clock_status s;
 	struct clock *c;
 	double f;
