@@ -8,9 +8,11 @@
 #     TIME_PROPERTIES_DATA_SET (pmc) and ours (ptpctl datasets) say
 #     currentUtcOffset 36, leap61 1, leap59 0, currentUtcOffsetValid 1;
 #   - after it: 37, leap61 0;
-#   - never 37 with leap61, nor 36 without it; the change is seen by
-#     ptp4l within 3 s after the grandmaster's midnight (Announce every s)
-#     and never before it; ours changes within 1.5 s of it;
+#   - never 37 with leap61, nor 36 without it; never 37 in a sample that
+#     ended before the grandmaster's midnight; never 36/leap61 in one that
+#     started 1.5 s (ours: clockd reads its clock at midnight) or 3 s
+#     (ptp4l: our next Announce, one a second) after it; the first 37
+#     seen within 5 s (a sample takes 0.5-1 s, more on a busy host);
 #   - clockd's log says when it started and stopped announcing.
 # The slave is ptp4l with free_running 1 and kernel_leap 0: with
 # kernel_leap 1 a ptp4l on CLOCK_REALTIME that sees leap61 sets the
@@ -75,8 +77,8 @@ grep -qx 'kernel_leap 0' "$pd/ptp4l.conf" || { fail "kernel_leap 0 not set"; exi
 itest_daemons "$O" "$od" "$od/ptp.conf" || exit 1
 iop_ptp4l "$P" "$pd" eth0 || exit 1
 
-# gm_s: the grandmaster's virtual clock now, in whole seconds before (-)
-# or after midnight, from this host's clock and the offset (netd adds it
+# gm_ms: the grandmaster's virtual clock now, in ms before (-) or after
+# midnight, from this host's clock and the offset (netd adds it
 # to CLOCK_REALTIME; virtual_clock_freq_ppb 0).
 gm_ms() {
 	echo $(( ($(date +%s%N) + off) / 1000000 - MIDNIGHT * 1000 ))
@@ -97,7 +99,6 @@ ptp4l_tp() {
 		END { if (o != "") print o, l61, l59, v }'
 }
 
-gmid=
 bad=0
 p_before=0 p_after=0 o_before=0 o_after=0
 p_first_after= o_first_after= p_last_before= o_last_before=
@@ -164,11 +165,11 @@ else
 	fail "ptp4l slave: too few samples on either side ($p_before/$p_after)"
 	cat "$pd/ptp4l.log" | tail -20
 fi
-[ -n "$o_first_after" ] && ((o_first_after <= 1500)) &&
-	pass "ours changed within 1.5 s of midnight ($o_first_after ms)" ||
+[ -n "$o_first_after" ] && ((o_first_after <= 5000)) &&
+	pass "ours: 37 first seen $o_first_after ms after midnight" ||
 	fail "ours changed late (${o_first_after:-never} ms)"
-[ -n "$p_first_after" ] && ((p_first_after <= 3000)) &&
-	pass "ptp4l saw the change within 3 s of midnight ($p_first_after ms)" ||
+[ -n "$p_first_after" ] && ((p_first_after <= 5000)) &&
+	pass "ptp4l: 37 first seen $p_first_after ms after midnight" ||
 	fail "ptp4l saw the change late (${p_first_after:-never} ms)"
 ((bad == 0)) && pass "no sample out of order or inconsistent" ||
 	{ fail "$bad bad samples"; cat "$log"; }
