@@ -176,12 +176,48 @@ ctlsrv_default_ds(Ptpsep__Ctl__DefaultDS *m, Ptpsep__ClockQuality *q,
 	m->sdo_id = c->dds.sdo_id;
 }
 
+/* Status.system_clock: the second servo (sysclk.h). */
+static void
+ctlsrv_sysclk(Ptpsep__Ctl__SystemClockStatus *sys, const struct clockd *c)
+{
+	const struct sysclk *sc = &c->sys;
+
+	switch (sc->dir) {
+	case SYSCLK_SYS_FOLLOWS_PTP:
+		sys->source = PTPSEP__CTL__SYSTEM_CLOCK_SOURCE__SYSTEM_CLOCK_SOURCE_PHC;
+		sys->freq_ppb = isfinite(sc->sys_freq) ? sc->sys_freq : 0.0;
+		break;
+	case SYSCLK_PTP_FOLLOWS_SYS:
+		sys->source =
+		    PTPSEP__CTL__SYSTEM_CLOCK_SOURCE__SYSTEM_CLOCK_SOURCE_SYSTEM;
+		sys->freq_ppb = isfinite(c->freq_ppb) ? c->freq_ppb : 0.0;
+		break;
+	default:
+		break;
+	}
+	sys->offset_ns = sc->have_sample ? sc->offset_ns : 0;
+	sys->servo_state = ctlsrv_servo_state(sc->state);
+	sys->clock_refusal = (Ptpsep__Ctl__ClockRefusal)sc->refusal;
+	/* netd_types.h's values are SysoffMethod's */
+	sys->method = (Ptpsep__Netd__SysoffMethod)sc->method;
+	sys->delay_ns = sc->delay_ns;
+	sys->utc_offset_s = sc->utc_offset_s;
+	if (!env_netd_ready(&c->env)) {
+		sys->servo_state =
+		    PTPSEP__CTL__SERVO_STATE__SERVO_STATE_UNLOCKED;
+		sys->clock_refusal =
+		    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_NETD_UNREACHABLE;
+	}
+}
+
 static int
 ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 {
 	const struct clockd *c = s->c;
 	CtlResponse r = PTPSEP__CTL__CTL_RESPONSE__INIT;
 	Ptpsep__Ctl__Status st = PTPSEP__CTL__STATUS__INIT;
+	Ptpsep__Ctl__SystemClockStatus sys =
+	    PTPSEP__CTL__SYSTEM_CLOCK_STATUS__INIT;
 	Ptpsep__Ctl__PortStatus ps[CLOCKD_MAX_PORTS];
 	Ptpsep__Ctl__PortStatus *pp[CLOCKD_MAX_PORTS];
 	int64_t now = clock_now(c);
@@ -207,6 +243,10 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 		st.servo_state = PTPSEP__CTL__SERVO_STATE__SERVO_STATE_UNLOCKED;
 		st.clock_refusal =
 		    PTPSEP__CTL__CLOCK_REFUSAL__CLOCK_REFUSAL_NETD_UNREACHABLE;
+	}
+	if (c->sys.have) {
+		ctlsrv_sysclk(&sys, c);
+		st.system_clock = &sys;
 	}
 	for (i = 0; i < c->nports && i < IPC_MAX_PORTS; i++) {
 		ctlsrv_port_status(&ps[i], &c->ports[i], now);

@@ -117,6 +117,33 @@ ctl_metrics_clockd(FILE *out, const Ptpsep__Ctl__Status *st)
 	    "Time in holdover, s (0 when not).");
 	fprintf(out, "ptpsep_holdover_seconds %.3f\n",
 	    (double)st->holdover_ms / 1e3);
+	if (st->system_clock != NULL) {
+		const Ptpsep__Ctl__SystemClockStatus *y = st->system_clock;
+
+		/* The second servo (sync_system_clock 1, doc/design.md). */
+		ctl_om_family(out, "ptpsep_system_clock_offset_nanoseconds",
+		    "gauge", "The follower minus the leader of the system "
+		    "clock and the PTP clock, UTC offset applied, ns.");
+		fprintf(out, "ptpsep_system_clock_offset_nanoseconds %" PRId64
+		    "\n", y->offset_ns);
+		ctl_om_family(out, "ptpsep_system_clock_frequency_ppb",
+		    "gauge", "Frequency adjustment of the follower, ppb.");
+		fputs("ptpsep_system_clock_frequency_ppb ", out);
+		ctl_om_double(out, y->freq_ppb);
+		ctl_om_family(out, "ptpsep_system_clock_servo_state", "gauge",
+		    "The system clock servo's state: 0 unlocked, 1 jump, "
+		    "2 locked.");
+		fprintf(out, "ptpsep_system_clock_servo_state %d\n",
+		    y->servo_state ==
+		    PTPSEP__CTL__SERVO_STATE__SERVO_STATE_LOCKED ? 2 :
+		    y->servo_state ==
+		    PTPSEP__CTL__SERVO_STATE__SERVO_STATE_JUMP ? 1 : 0);
+		ctl_om_family(out, "ptpsep_system_clock_source", "gauge",
+		    "Which clock leads: 0 none, 1 phc (the system clock "
+		    "follows it), 2 system (the PTP clock follows it).");
+		fprintf(out, "ptpsep_system_clock_source %d\n",
+		    (int)y->source);
+	}
 	ctl_om_family(out, "ptpsep_port_state", "gauge",
 	    "portState of IEEE 1588-2019 Table 20 (9 SLAVE, 6 MASTER, ...).");
 	for (i = 0; i < st->n_ports; i++) {

@@ -136,6 +136,66 @@ ctl_refusal_name(int r)
 	}
 }
 
+/* Status.system_clock (doc/design.md): which clock leads. */
+static const char *
+ctl_sysclk_source(int src)
+{
+	switch (src) {
+	case PTPSEP__CTL__SYSTEM_CLOCK_SOURCE__SYSTEM_CLOCK_SOURCE_PHC:
+		return "phc";
+	case PTPSEP__CTL__SYSTEM_CLOCK_SOURCE__SYSTEM_CLOCK_SOURCE_SYSTEM:
+		return "system";
+	default:
+		return "none";
+	}
+}
+
+static const char *
+ctl_sysoff_name(int m)
+{
+	switch (m) {
+	case PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_PRECISE:
+		return "precise";
+	case PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_EXTENDED:
+		return "extended";
+	case PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_BASIC:
+		return "basic";
+	case PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_SAME_BASE:
+		return "same_base";
+	default:
+		return "none";
+	}
+}
+
+static void
+ctl_show_sysclk(const Ptpsep__Ctl__SystemClockStatus *y, struct ctl_json *j)
+{
+	if (j != NULL) {
+		ctl_json_obj(j, "system_clock");
+		ctl_json_str(j, "source", ctl_sysclk_source(y->source));
+		ctl_json_int(j, "offset_ns", y->offset_ns);
+		ctl_json_double(j, "freq_ppb", y->freq_ppb);
+		ctl_json_str(j, "servo_state", ctl_servo_name(y->servo_state));
+		ctl_json_str(j, "clock_refusal",
+		    ctl_refusal_name(y->clock_refusal));
+		ctl_json_str(j, "method", ctl_sysoff_name(y->method));
+		ctl_json_uint(j, "delay_ns", y->delay_ns);
+		ctl_json_int(j, "utc_offset_s", y->utc_offset_s);
+		ctl_json_end_obj(j);
+		return;
+	}
+	if (y->source == PTPSEP__CTL__SYSTEM_CLOCK_SOURCE__SYSTEM_CLOCK_SOURCE_PHC)
+		printf("%-20s follows phc, ", "system clock");
+	else if (y->source ==
+	    PTPSEP__CTL__SYSTEM_CLOCK_SOURCE__SYSTEM_CLOCK_SOURCE_SYSTEM)
+		printf("%-20s leads (phc follows), ", "system clock");
+	else
+		printf("%-20s not steered, ", "system clock");
+	printf("offset %" PRId64 " ns, %+.3f ppb, %s (%s, UTC offset %d s)\n",
+	    y->offset_ns, y->freq_ppb, ctl_servo_name(y->servo_state),
+	    ctl_sysoff_name(y->method), (int)y->utc_offset_s);
+}
+
 void
 ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 {
@@ -167,6 +227,9 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 		if (s->holdover)
 			ctl_json_double(&j, "holdover_s",
 			    (double)s->holdover_ms / 1e3);
+		/* Present only with sync_system_clock 1 (doc/design.md). */
+		if (s->system_clock != NULL)
+			ctl_show_sysclk(s->system_clock, &j);
 		if (since == UINT64_MAX)
 			ctl_json_null(&j, "since_state_change_s");
 		else
@@ -204,6 +267,8 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 	if (s->holdover)
 		printf("%-20s %.1f s (clockClass %u)\n", "holdover",
 		    (double)s->holdover_ms / 1e3, (unsigned)s->clock_class);
+	if (s->system_clock != NULL)
+		ctl_show_sysclk(s->system_clock, NULL);
 	if (since != UINT64_MAX)
 		printf("%-20s %.1f s ago\n", "last state change",
 		    (double)since / 1e3);
@@ -603,6 +668,50 @@ ctl_sum_refused(Ptpsep__Ctl__RefusedCount *const *c, size_t n)
 	return s;
 }
 
+/* A clock of netd's (NetdInfo.clock, .system_clock); null when absent. */
+static void
+ctl_json_netd_clock(struct ctl_json *j, const char *key,
+    const Ptpsep__Netd__ClockInfo *c, int sys)
+{
+	char nbuf[48];
+
+	if (c == NULL) {
+		ctl_json_null(j, key);
+		return;
+	}
+	ctl_json_obj(j, key);
+	ctl_json_str(j, "device", c->device);
+	ctl_json_double(j, "max_freq_ppb", c->max_freq_ppb);
+	ctl_json_bool(j, "step_allowed", c->step_allowed);
+	ctl_json_int(j, "max_step_ns", c->max_step_ns);
+	ctl_json_uint(j, "min_adj_interval_ms", c->min_adj_interval_ms);
+	ctl_json_bool(j, "ptp_timescale", c->ptp_timescale);
+	ctl_json_int(j, "phc_index", c->phc_index);
+	/* How netd compares the system clock with the PTP clock. */
+	if (sys)
+		ctl_json_str(j, "sysoff", ENAME(
+		    ptpsep__netd__sysoff_method__descriptor, c->sysoff,
+		    "SYSOFF_"));
+	ctl_json_end_obj(j);
+}
+
+/* NetdInfo.clock_state, .system_clock_state; null when absent. */
+static void
+ctl_json_clock_state(struct ctl_json *j, const char *key,
+    const Ptpsep__Ctl__ClockState *st)
+{
+	if (st == NULL) {
+		ctl_json_null(j, key);
+		return;
+	}
+	ctl_json_obj(j, key);
+	ctl_json_int(j, "offset_from_realtime_ns",
+	    st->offset_from_realtime_ns);
+	ctl_json_double(j, "freq_ppb", st->freq_ppb);
+	ctl_json_uint(j, "steps", st->steps);
+	ctl_json_end_obj(j);
+}
+
 static void
 ctl_show_netd_json(const Ptpsep__Ctl__NetdInfo *n)
 {
@@ -613,15 +722,13 @@ ctl_show_netd_json(const Ptpsep__Ctl__NetdInfo *n)
 	ctl_json_init(&j, stdout);
 	ctl_json_obj(&j, NULL);
 	ctl_json_str(&j, "software_version", n->software_version);
-	ctl_json_obj(&j, "clock");
-	ctl_json_str(&j, "device", n->clock ? n->clock->device : NULL);
-	ctl_json_double(&j, "max_freq_ppb", n->clock ?
-	    n->clock->max_freq_ppb : 0.0);
-	ctl_json_bool(&j, "step_allowed", n->clock ? n->clock->step_allowed :
-	    0);
-	ctl_json_uint(&j, "min_adj_interval_ms", n->clock ?
-	    n->clock->min_adj_interval_ms : 0);
-	ctl_json_end_obj(&j);
+	ctl_json_netd_clock(&j, "clock", n->clock, 0);
+	ctl_json_clock_state(&j, "clock_state", n->clock_state);
+	ctl_json_netd_clock(&j, "system_clock", n->system_clock, 1);
+	ctl_json_clock_state(&j, "system_clock_state",
+	    n->system_clock_state);
+	ctl_json_counts_refused(&j, "system_clock_refused",
+	    n->system_clock_refused, n->n_system_clock_refused);
 	ctl_json_bool(&j, "client_connected", n->client_connected);
 	ctl_json_uint(&j, "client_connections", n->client_connections);
 	ctl_json_uint(&j, "client_backlog_closes", n->client_backlog_closes);
@@ -688,6 +795,19 @@ ctl_show_netd_json(const Ptpsep__Ctl__NetdInfo *n)
 	ctl_json_done(&j);
 }
 
+static void
+ctl_show_netd_clock_state(const char *what, const Ptpsep__Ctl__ClockState *st)
+{
+	char label[32];
+
+	if (st == NULL)
+		return;
+	snprintf(label, sizeof(label), "%s state", what);
+	printf("%-20s freq %.3f ppb, %" PRIu64 " step(s), %" PRId64
+	    " ns from CLOCK_REALTIME (virtual clocks)\n", label,
+	    st->freq_ppb, st->steps, st->offset_from_realtime_ns);
+}
+
 void
 ctl_show_netd(const Ptpsep__Ctl__NetdInfo *n, int json)
 {
@@ -705,6 +825,23 @@ ctl_show_netd(const Ptpsep__Ctl__NetdInfo *n, int json)
 		    n->clock->max_freq_ppb);
 		printf("%-20s %s\n", "step allowed",
 		    n->clock->step_allowed ? "yes" : "no");
+		printf("%-20s %s\n", "clock timescale",
+		    n->clock->ptp_timescale ? "PTP (TAI)" : "ARB or UTC");
+	}
+	ctl_show_netd_clock_state("clock", n->clock_state);
+	if (n->system_clock != NULL) {
+		printf("%-20s %s, compared by %s\n", "system clock",
+		    n->system_clock->device, ENAME(
+		    ptpsep__netd__sysoff_method__descriptor,
+		    n->system_clock->sysoff, "SYSOFF_"));
+		ctl_show_netd_clock_state("system clock",
+		    n->system_clock_state);
+		for (i = 0; i < n->n_system_clock_refused; i++)
+			printf("%-20s %-24s %" PRIu64 "\n",
+			    "system clock refused", ENAME(
+			    ptpsep__refuse_reason__descriptor,
+			    n->system_clock_refused[i]->reason, "REFUSE_"),
+			    n->system_clock_refused[i]->count);
 	}
 	printf("%-20s %s (%" PRIu64 " connections since start, %" PRIu64
 	    " closed because clockd did not read)\n",
