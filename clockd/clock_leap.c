@@ -119,9 +119,12 @@ clock_leap_ev_read(void *arg)
 	struct clockd *c = arg;
 	struct leapstate *ls = &c->leap;
 
-	/* A slave takes timePropertiesDS from its parent: no reading. */
+	/* A slave takes timePropertiesDS from its parent: no reading, and
+	 * the last one is dropped, so that a grandmaster again does not
+	 * announce a stale leap flag before its first new reading. */
 	if (!clock_leap_is_gm(c)) {
 		ls->read_id = 0;
+		ls->have_props = 0;
 		return;
 	}
 	ls->read_id = ++c->clock_req_id;

@@ -392,6 +392,21 @@ test_gm_phc(void **state)
 	check_tds(36, 0);
 	(void)read_at((D2017 - 12 * 3600 + 36) * S);
 	check_tds(36, PTP_FLAG_LEAP61);
+	/* a slave for a while (another grandmaster): no reading, and the
+	 * last one is dropped; grandmaster again: utc_offset (no stale
+	 * leap61) until a new reading, asked at once */
+	clk.cds.steps_removed = 1;
+	clk.pds.gm_identity[0] ^= 0xff;
+	W.now = leap_timer()->due;
+	leap_timer()->armed = 0;
+	leap_timer()->cb(leap_timer()->arg);
+	assert_int_equal(W.read_id, 0);
+	assert_false(leap_timer()->armed);
+	clock_update_grandmaster(&clk);
+	check_tds(37, 0);
+	assert_int_equal(leap_timer()->due, W.now);
+	(void)read_at((D2017 - 12 * 3600 + 40) * S);
+	check_tds(36, PTP_FLAG_LEAP61);
 	/* TAI midnight + 36.5: the inserted second, 23:59:60 */
 	(void)read_at((D2017 + 36) * S + S / 2);
 	check_tds(36, PTP_FLAG_LEAP61);
