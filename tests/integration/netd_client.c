@@ -13,7 +13,9 @@
  *       no TxTimestamp is the success: "TXTS none")
  *       [--batch-freq PPB] (in one NetdBatch with a ClockRequest that
  *       sets the frequency and a read behind it: "BATCHFREQ freq_ppb=F")
- *   netd_client clock SOCK OP [ARG] ...    OP: read, status, freq PPB, step NS
+ *   netd_client clock SOCK OP [ARG] ...    OP: read, status, freq PPB, step NS,
+ *                                           compare; --system / --ptp: the
+ *                                           ops after it act on that clock
  *   netd_client hostile SOCK CASE          (netd_client help lists them)
  *   netd_client info CTLSOCK
  *   netd_client inject IFACE (--msg TYPE|--hex HEX) [--seq N] [--vlan VID]

@@ -342,6 +342,19 @@ netd_open(const char *path)
 		netd_clockinfo.max_step_ns = ci->max_step_ns;
 		netd_clockinfo.min_adj_interval_ms = ci->min_adj_interval_ms;
 	}
+	if (m->port_list->system_clock != NULL) {
+		const Ptpsep__Netd__ClockInfo *ci = m->port_list->system_clock;
+
+		printf("SYSCLOCKINFO device=%s max_freq_ppb=%g step_allowed=%d "
+		    "sysoff=%s ptp_timescale=%d phc_index=%d\n", ci->device,
+		    ci->max_freq_ppb, ci->step_allowed,
+		    enum_name(&ptpsep__netd__sysoff_method__descriptor,
+		    ci->sysoff), ci->ptp_timescale, ci->phc_index);
+	}
+	if (m->port_list->clock != NULL)
+		printf("CLOCKINFO2 ptp_timescale=%d phc_index=%d\n",
+		    m->port_list->clock->ptp_timescale,
+		    m->port_list->clock->phc_index);
 	ipc_free(&m->base);
 	return fd;
 }
@@ -575,6 +588,9 @@ cmd_send(const char *path, const struct opts *o)
 /* The id of the read that answers for an accepted frequency change. */
 #define CLOCK_BARRIER(id)	((id) | (UINT64_C(1) << 62))
 
+/* The barrier read on the clock the frequency change was for. */
+static int barrier_system_clock;
+
 int
 clock_send_barrier(int fd, uint64_t id)
 {
@@ -582,6 +598,7 @@ clock_send_barrier(int fd, uint64_t id)
 	Ptpsep__Netd__ClockRequest req = PTPSEP__NETD__CLOCK_REQUEST__INIT;
 	Ptpsep__Netd__ClockRead rd = PTPSEP__NETD__CLOCK_READ__INIT;
 
+	req.system_clock = barrier_system_clock;
 	req.id = CLOCK_BARRIER(id);
 	req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
 	req.read = &rd;
@@ -655,11 +672,12 @@ cmd_clock(const char *path, int argc, char **argv)
 	Ptpsep__Netd__ClockGetStatus gs = PTPSEP__NETD__CLOCK_GET_STATUS__INIT;
 	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
 	Ptpsep__Netd__ClockStep stp = PTPSEP__NETD__CLOCK_STEP__INIT;
+	Ptpsep__Netd__ClockCompare cmp = PTPSEP__NETD__CLOCK_COMPARE__INIT;
 	static const NetdMsg minit = PTPSEP__NETD__NETD_MSG__INIT;
 	static const Ptpsep__Netd__ClockRequest rinit =
 	    PTPSEP__NETD__CLOCK_REQUEST__INIT;
 	uint64_t id = 0;
-	int fd, i, rc, barrier;
+	int fd, i, rc, barrier, sys = 0, sys_flag;
 
 	fd = netd_open(path);
 	for (i = 0; i < argc; i++) {
@@ -668,7 +686,22 @@ cmd_clock(const char *path, int argc, char **argv)
 
 		m = minit;
 		req = rinit;
-		if (strcmp(op, "read") == 0) {
+		sys_flag = sys;
+		/* --system: the following ops act on the system clock;
+		 * --ptp: on the PTP clock again; --raw-system: the next op
+		 * carries system_clock whatever it is (a malformed compare). */
+		if (strcmp(op, "--system") == 0 || strcmp(op, "--ptp") == 0) {
+			sys = op[2] == 's';
+			continue;
+		}
+		if (strcmp(op, "--raw-system") == 0 && i + 1 < argc) {
+			sys_flag = 1;
+			op = argv[++i];
+		}
+		if (strcmp(op, "compare") == 0) {
+			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_COMPARE;
+			req.compare = &cmp;
+		} else if (strcmp(op, "read") == 0) {
 			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
 			req.read = &rd;
 		} else if (strcmp(op, "status") == 0) {
@@ -689,6 +722,8 @@ cmd_clock(const char *path, int argc, char **argv)
 			usage();
 		}
 		req.id = ++id;
+		req.system_clock = sys_flag;
+		barrier_system_clock = sys_flag;
 		m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST;
 		m.clock_request = &req;
 		t0 = now_ns(CLOCK_REALTIME);
@@ -723,6 +758,16 @@ cmd_clock(const char *path, int argc, char **argv)
 			    "-", (long long)now, c->freq_ppb,
 			    c->now ? (long long)(now - (t0 + (t1 - t0) / 2)) :
 			    0LL, (long long)(t1 - t0));
+			if (c->offset != NULL)
+				printf("COMPARE id=%llu sys_minus_ptp_ns=%lld "
+				    "ptp_time_ns=%lld delay_ns=%u method=%s\n",
+				    (unsigned long long)c->id,
+				    (long long)c->offset->sys_minus_ptp_ns,
+				    c->offset->ptp_time ?
+				    (long long)ts_ns(c->offset->ptp_time) : 0LL,
+				    c->offset->delay_ns, enum_name(
+				    &ptpsep__netd__sysoff_method__descriptor,
+				    c->offset->method));
 		}
 		ipc_free(&r->base);
 		fflush(stdout);
@@ -798,6 +843,26 @@ cmd_info(const char *path)
 		    (long long)info->clock->max_step_ns,
 		    info->clock->min_adj_interval_ms);
 	print_counts("", info->n_refused, info->refused);
+	if (info->clock_state)
+		printf("clock_state.offset_from_realtime_ns=%lld\n"
+		    "clock_state.freq_ppb=%.3f\nclock_state.steps=%llu\n",
+		    (long long)info->clock_state->offset_from_realtime_ns,
+		    info->clock_state->freq_ppb,
+		    (unsigned long long)info->clock_state->steps);
+	if (info->system_clock)
+		printf("system_clock.device=%s\nsystem_clock.sysoff=%s\n",
+		    info->system_clock->device,
+		    enum_name(&ptpsep__netd__sysoff_method__descriptor,
+		    info->system_clock->sysoff));
+	if (info->system_clock_state)
+		printf("system_clock_state.offset_from_realtime_ns=%lld\n"
+		    "system_clock_state.freq_ppb=%.3f\n"
+		    "system_clock_state.steps=%llu\n",
+		    (long long)info->system_clock_state->offset_from_realtime_ns,
+		    info->system_clock_state->freq_ppb,
+		    (unsigned long long)info->system_clock_state->steps);
+	print_counts("system_clock.", info->n_system_clock_refused,
+	    info->system_clock_refused);
 	for (i = 0; i < info->n_ports; i++) {
 		Ptpsep__Ctl__NetdPortInfo *p = info->ports[i];
 		char pre[32];
