@@ -32,7 +32,10 @@ clock_counts_ptp_time(const struct cfg *cfg)
 	    &kind, &idx) == 0 && kind == CFG_CLK_AUTO)
 		kind = cfg_clock_auto_kind(cfg_get_int(cfg, NULL,
 		    "time_stamping"));
-	return kind == CFG_CLK_PHC;
+	/* With sync_system_clock 1 a virtual clock plays a PHC: it counts
+	 * TAI and the system clock beside it UTC (sysclk.h). */
+	return kind == CFG_CLK_PHC || (kind == CFG_CLK_VIRTUAL &&
+	    cfg_get_int(cfg, NULL, "sync_system_clock"));
 }
 
 /* Tables 30/31 (M1, M2): this clock is the grandmaster. */

@@ -318,7 +318,8 @@ int	clock_set_port_enabled(struct clockd *c, unsigned index, int enable);
 /* ---- clock_datasets.c ---- */
 /* 1 when clock_identity is this clock's (defaultDS.clockIdentity). */
 int	clock_is_own(const struct clockd *c, const uint8_t *clock_identity);
-/* 1 when the clock counts PTP time (a PHC), 0 for UTC (clock_device). */
+/* 1 when the clock counts PTP time (a PHC, or virtual with
+ * sync_system_clock 1), 0 for UTC (clock_device). */
 int	clock_counts_ptp_time(const struct cfg *cfg);
 /* This clock is the grandmaster (Tables 30/31). */
 void	clock_update_grandmaster(struct clockd *c);
