@@ -115,9 +115,15 @@ bench_ptp4l() {
 			echo "slaveOnly 1"
 		fi
 		while [ $# -ge 2 ]; do
+			case $1 in
+			free_running|kernel_leap) die "bench_ptp4l: $1 is fixed" ;;
+			esac
 			echo "$1 $2"
 			shift 2
 		done
+		# kernel_leap 0: with leap61 announced a ptp4l on CLOCK_REALTIME
+		# sets STA_INS on this machine's clock even when free-running.
+		echo "kernel_leap 0"
 	} >"$dir/ptp4l.conf"
 	grep -q '^free_running 1$' "$dir/ptp4l.conf" || die "ptp4l without free_running"
 	bench_start "$_bp_var" "$_bp_ns" "$dir/ptp4l.log" "$PTP4L" -f "$dir/ptp4l.conf" \

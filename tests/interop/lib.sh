@@ -3,8 +3,8 @@
 # namespaces, our daemons, cleanup on EXIT) it starts ptp4l, asks it with
 # pmc, and captures and checks the wire with tshark.
 #
-# Safety: every ptp4l runs with `free_running 1` (iop_ptp4l_conf writes it
-# last and refuses a caller's value), software time stamping (-S), and its
+# Safety: every ptp4l runs with `free_running 1` and `kernel_leap 0`
+# (iop_ptp4l_conf writes them last and refuses a caller's other value), software time stamping (-S), and its
 # own UDS socket in the test's temporary directory, so it never touches the
 # real clock nor a system ptp4l.  Our clocks are netd's `virtual` clocks.
 
@@ -41,11 +41,19 @@ iop_ptp4l_conf() {
 				echo "iop_ptp4l_conf: free_running is always 1" >&2
 				exit 1
 			fi
-			echo "$1 $2"
+			if [ "$1" = kernel_leap ] && [ "$2" != 0 ]; then
+				echo "iop_ptp4l_conf: kernel_leap is always 0" >&2
+				exit 1
+			fi
+			[ "$1" = kernel_leap ] || echo "$1 $2"
 			shift 2
 		done
-		# Never touch the real clock, master or slave.
+		# Never touch the real clock, master or slave.  kernel_leap 0
+		# too: a ptp4l on CLOCK_REALTIME that sees leap61 sets STA_INS
+		# on this machine's clock even with free_running 1 (it handles
+		# the UTC offset before it looks at free_running).
 		echo "free_running 1"
+		echo "kernel_leap 0"
 	} >"$f"
 }
 
@@ -55,8 +63,9 @@ iop_ptp4l() {
 	local ns=$1 dir=$2 ifs=() i
 	shift 2
 	for i in "$@"; do ifs+=(-i "$i"); done
-	grep -qx 'free_running 1' "$dir/ptp4l.conf" || {
-		fail "refusing to start ptp4l without free_running 1"
+	grep -qx 'free_running 1' "$dir/ptp4l.conf" &&
+		grep -qx 'kernel_leap 0' "$dir/ptp4l.conf" || {
+		fail "refusing to start ptp4l without free_running 1 and kernel_leap 0"
 		return 1
 	}
 	itest_start "$ns" "$dir/ptp4l.log" "$PTP4L" -f "$dir/ptp4l.conf" \

@@ -69,6 +69,7 @@ common() {
 	cat <<CONF
 [global]
 free_running		1
+kernel_leap		0
 logging_level		6
 verbose			1
 use_syslog		0
