@@ -284,3 +284,32 @@ check_refuse_reason(enum clock_status st)
 	}
 	return PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST;
 }
+
+/*
+ * On a one-step port the NIC writes the time into the Sync (and, with
+ * p2p1step, the Pdelay_Resp) as it leaves and reports none back, so such
+ * a message must say it is one-step (twoStepFlag 0, IEEE 1588-2019
+ * 13.3.2.8) and ask for neither a TX time stamp nor a follow-up: a
+ * two-step one would promise a Follow_Up that never comes.
+ */
+enum check_verdict
+check_one_step(enum transport_step step, enum transport_class cls,
+    const Ptpsep__Netd__TxFrame *f, int *reason, const char **why)
+{
+	const uint8_t *p = f->payload.data;
+
+	if (cls != TC_EVENT ||
+	    !transport_one_step_msg(step, p, f->payload.len))
+		return CHECK_OK;
+	*reason = PTPSEP__REFUSE_REASON__REFUSE_BAD_PAYLOAD;
+	if (p[6] & (PTP_FLAG_TWO_STEP >> 8)) {
+		*why = "two-step message on a one-step port (twoStepFlag set)";
+		return CHECK_VIOLATION;
+	}
+	if (f->want_tx_ts || f->follow_up.len != 0) {
+		*why = "one-step message with want_tx_ts or a follow_up: the "
+		    "NIC inserts its time and reports none";
+		return CHECK_VIOLATION;
+	}
+	return CHECK_OK;
+}

@@ -182,8 +182,8 @@ main_resolve_clock(struct netd *nd, char *dev, size_t len)
 			log_info("%s: not there yet: waited for (its PHC must "
 			    "be %s)", ifname, conf);
 	}
-	if (phc_resolve(caps, kinds, n, auto_dev ? -1 : idx, &index, why,
-	    sizeof(why)) != 0) {
+	if (phc_resolve(caps, kinds, n, port_step(nd->cfg), auto_dev ? -1 :
+	    idx, &index, why, sizeof(why)) != 0) {
 		log_warnx("%s", why);
 		goto out;
 	}

@@ -137,6 +137,8 @@ void	netd_arm_tick(struct netd *nd);
 int	port_init(struct netd *nd, struct netd_port *p, unsigned index,
 	    const char *ifname);
 int	port_open(struct netd_port *p);
+/* The clock's step mode (cli_step_mode()) as the transport knows it. */
+enum transport_step port_step(const struct cfg *cfg);
 void	port_close(struct netd_port *p);
 /* Sends the client's frame; returns 0, or a refusal reason (> 0). */
 int	port_send(struct netd_port *p, enum transport_class cls,
@@ -214,5 +216,13 @@ enum check_verdict check_clock_request(const Ptpsep__Netd__ClockRequest *r,
 	    struct clock_req *out, int *is_read, const char **why);
 /* Maps a clock bounds status to the RefuseReason clockd sees. */
 int	check_refuse_reason(enum clock_status st);
+/*
+ * A checked TxFrame on a port of step: a message the NIC stamps in one
+ * step (transport_one_step_msg()) must have twoStepFlag 0, no want_tx_ts
+ * and no follow_up.  On violation *reason and *why as check_send_frame().
+ */
+enum check_verdict check_one_step(enum transport_step step,
+	    enum transport_class cls, const Ptpsep__Netd__TxFrame *f,
+	    int *reason, const char **why);
 
 #endif /* PTPSEP_NETD_NETD_H */

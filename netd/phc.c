@@ -81,9 +81,36 @@ phc_add(char *why, size_t len, size_t *off, const char *fmt, ...)
 		*off += (size_t)n;
 }
 
+/*
+ * One-step (IEEE 1588-2019 11.3.2, 11.4.3): the driver must offer the tx
+ * type that inserts the time (the kernel's timestamping.rst).  Checked
+ * once the two-step capabilities are there, so that the message names
+ * just what one-step adds.
+ */
+static int
+phc_step_check(const struct phc_caps *c, enum transport_step step,
+    char *why, size_t len)
+{
+	int tx = step == TSTEP_ONE_P2P ? HWTSTAMP_TX_ONESTEP_P2P :
+	    HWTSTAMP_TX_ONESTEP_SYNC;
+
+	if (step == TSTEP_TWO || (c->tx_types & (1u << tx)))
+		return 0;
+	snprintf(why, len, "%s (%s): %s needs %s; tx_types 0x%x: set %s",
+	    c->ifname, c->driver, step == TSTEP_ONE_P2P ?
+	    "time_stamping p2p1step" : "twoStepFlag 0",
+	    tx == HWTSTAMP_TX_ONESTEP_P2P ? "HWTSTAMP_TX_ONESTEP_P2P" :
+	    "HWTSTAMP_TX_ONESTEP_SYNC", (unsigned)c->tx_types,
+	    step == TSTEP_ONE_P2P && (c->tx_types &
+	    (1u << HWTSTAMP_TX_ONESTEP_SYNC)) ? "time_stamping onestep "
+	    "(one-step Sync only)" : "time_stamping hardware and twoStepFlag "
+	    "1 (two-step)");
+	return -1;
+}
+
 int
 phc_port_check(const struct phc_caps *c, enum transport_kind kind,
-    char *why, size_t len)
+    enum transport_step step, char *why, size_t len)
 {
 	static const struct {
 		uint32_t	 bit;
@@ -145,7 +172,7 @@ phc_port_check(const struct phc_caps *c, enum transport_kind kind,
 	if (!bad) {
 		if (len > 0)
 			why[0] = '\0';
-		return 0;
+		return phc_step_check(c, step, why, len);
 	}
 	phc_add(why, len, &off, ": use time_stamping software");
 	return -1;
@@ -202,7 +229,8 @@ phc_choose(const struct phc_caps *caps, size_t n, int configured,
 
 int
 phc_resolve(const struct phc_caps *caps, const enum transport_kind *kinds,
-    size_t n, int configured, int *index, char *why, size_t len)
+    size_t n, enum transport_step step, int configured, int *index,
+    char *why, size_t len)
 {
 	size_t i, present = 0;
 
@@ -216,7 +244,7 @@ phc_resolve(const struct phc_caps *caps, const enum transport_kind *kinds,
 			    caps[i].ifname);
 			return -1;
 		}
-		if (phc_port_check(&caps[i], kinds[i], why, len) != 0)
+		if (phc_port_check(&caps[i], kinds[i], step, why, len) != 0)
 			return -1;
 		present++;
 	}
@@ -229,9 +257,9 @@ phc_resolve(const struct phc_caps *caps, const enum transport_kind *kinds,
 
 int
 phc_port_reopen_check(const struct phc_caps *caps, enum transport_kind kind,
-    int clock_index, char *why, size_t len)
+    enum transport_step step, int clock_index, char *why, size_t len)
 {
-	if (phc_port_check(caps, kind, why, len) != 0)
+	if (phc_port_check(caps, kind, step, why, len) != 0)
 		return -1;
 	if (clock_index >= 0 && caps->phc_index != clock_index) {
 		snprintf(why, len, "%s (driver %s) is on /dev/ptp%d, not on "

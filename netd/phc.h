@@ -34,9 +34,11 @@ void	phc_probe(const char *ifname, struct phc_caps *caps);
  * hardware: a PHC, SOF_TIMESTAMPING_TX_HARDWARE, RX_HARDWARE and
  * RAW_HARDWARE, HWTSTAMP_TX_ON, and an RX filter that tstamp_hw_reply_ok()
  * would accept.  0, or -1 with every missing capability named in why.
+ * One-step (step not TSTEP_TWO) needs HWTSTAMP_TX_ONESTEP_SYNC, or
+ * _ONESTEP_P2P, beside them.
  */
 int	phc_port_check(const struct phc_caps *caps, enum transport_kind kind,
-	    char *why, size_t len);
+	    enum transport_step step, char *why, size_t len);
 /*
  * The PHC of one clock over its ports' answers (each passed
  * phc_port_check()): all must name the same PHC, and it must be
@@ -56,8 +58,8 @@ int	phc_choose(const struct phc_caps *caps, size_t n, int configured,
  * port missing the named PHC is taken.  0 and *index, or -1 and why.
  */
 int	phc_resolve(const struct phc_caps *caps,
-	    const enum transport_kind *kinds, size_t n, int configured,
-	    int *index, char *why, size_t len);
+	    const enum transport_kind *kinds, size_t n, enum transport_step,
+	    int configured, int *index, char *why, size_t len);
 
 /*
  * A port (re)opened while netd runs, e.g. an interface re-created under
@@ -65,6 +67,7 @@ int	phc_resolve(const struct phc_caps *caps,
  * clock's (clock_index; -1: none known yet, any).  0, or -1 and why.
  */
 int	phc_port_reopen_check(const struct phc_caps *caps,
-	    enum transport_kind kind, int clock_index, char *why, size_t len);
+	    enum transport_kind kind, enum transport_step step,
+	    int clock_index, char *why, size_t len);
 
 #endif /* PTPSEP_NETD_PHC_H */

@@ -12,6 +12,7 @@
 #include <event2/event.h>
 
 #include "cfg.h"
+#include "cli.h"
 #include "log.h"
 #include "netd.h"
 #include "phc.h"
@@ -75,13 +76,15 @@ port_init(struct netd *nd, struct netd_port *p, unsigned index,
 	ts = cfg_get_int(nd->cfg, NULL, "time_stamping");
 	switch (ts) {
 	case CFG_TS_SOFTWARE:	p->params.ts_mode = TS_SOFTWARE;	break;
-	case CFG_TS_HARDWARE:	p->params.ts_mode = TS_HARDWARE;	break;
+	case CFG_TS_HARDWARE:
+	case CFG_TS_ONESTEP:
+	case CFG_TS_P2P1STEP:	p->params.ts_mode = TS_HARDWARE;	break;
 	default:
-		/* One-step needs the driver to rewrite Sync; not yet. */
 		log_warnx("%s: time_stamping %s is not supported by netd",
 		    ifname, cfg_get_enum_name(nd->cfg, NULL, "time_stamping"));
 		return -ENOTSUP;
 	}
+	p->params.step = port_step(nd->cfg);
 	p->params.ifname = p->ifname;
 	p->params.ttl = cfg_get_int(nd->cfg, ifname, "udp_ttl");
 	p->params.dscp_event = cfg_get_int(nd->cfg, NULL, "dscp_event");
@@ -97,6 +100,16 @@ port_init(struct netd *nd, struct netd_port *p, unsigned index,
 	    "p2p_dst_mac"), p->params.pdelay_mac) != 0)
 		return -EINVAL;
 	return 0;
+}
+
+enum transport_step
+port_step(const struct cfg *cfg)
+{
+	switch (cli_step_mode(cfg)) {
+	case CLI_ONE_STEP:	return TSTEP_ONE_SYNC;
+	case CLI_P2P1STEP:	return TSTEP_ONE_P2P;
+	default:		return TSTEP_TWO;
+	}
 }
 
 /*
@@ -117,8 +130,8 @@ port_check_phc(struct netd_port *p)
 	phc_probe(p->ifname, &caps);
 	if (caps.err == -ENODEV)
 		return 0;	/* transport_open() says so, and it is waited for */
-	if (phc_port_reopen_check(&caps, p->params.kind, p->nd->phc_index,
-	    why, sizeof(why)) != 0) {
+	if (phc_port_reopen_check(&caps, p->params.kind, p->params.step,
+	    p->nd->phc_index, why, sizeof(why)) != 0) {
 		log_warnx("port %u: not opened: %s", p->index, why);
 		return -1;
 	}
@@ -490,7 +503,9 @@ port_describe(struct netd_port *p, Ptpsep__Netd__Port *m, uint8_t *buf)
 	m->ts_mode = p->params.ts_mode == TS_HARDWARE ?
 	    PTPSEP__TIMESTAMP_MODE__TS_MODE_HARDWARE :
 	    PTPSEP__TIMESTAMP_MODE__TS_MODE_SOFTWARE;
-	m->one_step = 0;
+	/* Sync is one-step in both modes (HWTSTAMP_TX_ONESTEP_P2P too). */
+	m->one_step = p->params.ts_mode == TS_HARDWARE &&
+	    p->params.step != TSTEP_TWO;
 	m->phc_index = p->phc_index;
 	m->link_up = p->is_open && p->link_up;
 	if (p->is_open) {

@@ -436,6 +436,12 @@ relay_tx_frame(struct netd *nd, const Ptpsep__Netd__TxFrame *f)
 		relay_close_client(nd, why);
 		return -1;
 	}
+	if (check_one_step(nd->ports[f->port_index].params.step, cls, f,
+	    &reason, &why) != CHECK_OK) {
+		nd->ports[f->port_index].refused[reason]++;
+		relay_close_client(nd, why);
+		return -1;
+	}
 	reason = port_send(&nd->ports[f->port_index], cls, &dst,
 	    f->payload.data, f->payload.len, f->want_tx_ts, f->cookie,
 	    f->follow_up.data, f->follow_up.len);

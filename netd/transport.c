@@ -106,6 +106,21 @@ class_of(uint8_t type)
 	return -1;
 }
 
+int
+transport_one_step_msg(enum transport_step step, const uint8_t *p, size_t len)
+{
+	if (len < PTP_HDR_LEN || step == TSTEP_TWO)
+		return 0;
+	switch (p[0] & 0x0f) {
+	case 0x0:	/* Sync */
+		return 1;
+	case 0x3:	/* Pdelay_Resp */
+		return step == TSTEP_ONE_P2P;
+	default:
+		return 0;
+	}
+}
+
 size_t
 transport_min_len(unsigned type)
 {
@@ -203,7 +218,8 @@ port_iface(struct transport_port *port)
 		goto done;
 	}
 	if (port->ts_mode == TS_HARDWARE)
-		err = tstamp_hw_enable(fd, port->ifname, port->kind);
+		err = tstamp_hw_enable(fd, port->ifname, port->kind,
+		    port->step);
 done:
 	close(fd);
 	return err;
@@ -221,6 +237,9 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 	    strlen(pa->ifname) >= sizeof(port->ifname) ||
 	    (pa->kind != TR_L2 && pa->kind != TR_UDP4 && pa->kind != TR_UDP6) ||
 	    (pa->ts_mode != TS_SOFTWARE && pa->ts_mode != TS_HARDWARE) ||
+	    (pa->step != TSTEP_TWO && pa->step != TSTEP_ONE_SYNC &&
+	    pa->step != TSTEP_ONE_P2P) ||
+	    (pa->ts_mode == TS_SOFTWARE && pa->step != TSTEP_TWO) ||
 	    pa->ttl < 0 || pa->ttl > 255 ||
 	    pa->dscp_event < 0 || pa->dscp_event > 63 ||
 	    pa->dscp_general < 0 || pa->dscp_general > 63 ||
@@ -233,6 +252,7 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 	snprintf(port->ifname, sizeof(port->ifname), "%s", pa->ifname);
 	port->kind = pa->kind;
 	port->ts_mode = pa->ts_mode;
+	port->step = pa->step;
 	port->ttl = pa->ttl ? pa->ttl : 1;
 	port->dscp[TC_EVENT] = pa->dscp_event;
 	port->dscp[TC_GENERAL] = pa->dscp_general;
@@ -248,9 +268,11 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 		}
 		port->fd[c] = fd;
 	}
-	log_debug("%s: %s port open (%s timestamps)", port->ifname,
+	log_debug("%s: %s port open (%s timestamps%s)", port->ifname,
 	    transport_kind_name(port->kind),
-	    port->ts_mode == TS_HARDWARE ? "hardware" : "software");
+	    port->ts_mode == TS_HARDWARE ? "hardware" : "software",
+	    port->step == TSTEP_ONE_P2P ? ", one-step Sync and Pdelay_Resp" :
+	    port->step == TSTEP_ONE_SYNC ? ", one-step Sync" : "");
 	return 0;
 }
 
@@ -385,7 +407,7 @@ transport_send(struct transport_port *port, enum transport_class cls,
 	size_t controllen = 0;
 	struct timespec now;
 	uint32_t id = 0;
-	int err;
+	int err, one_step;
 
 	if (cls != TC_EVENT && cls != TC_GENERAL)
 		return -EINVAL;
@@ -414,6 +436,17 @@ transport_send(struct transport_port *port, enum transport_class cls,
 		    port->ifname);
 		return -EPERM;
 	}
+	/*
+	 * A one-step message takes the per-message TX_HARDWARE request too:
+	 * the driver inserts the time only into a frame marked for hardware
+	 * time stamping, and reports none back.  The kernel still numbers
+	 * it (OPT_ID), so the socket's key moves on.
+	 */
+	one_step = !want_ts && cls == TC_EVENT &&
+	    transport_one_step_msg(port->step, payload, len);
+	if (one_step)
+		controllen = tstamp_tx_cmsg(control.b, sizeof(control.b),
+		    port->ts_mode);
 	if (want_ts) {
 		controllen = tstamp_tx_cmsg(control.b, sizeof(control.b),
 		    port->ts_mode);
@@ -438,10 +471,11 @@ transport_send(struct transport_port *port, enum transport_class cls,
 		    cls == TC_EVENT ? "event" : "general");
 		return err;
 	}
-	if (want_ts) {
+	if (want_ts || (one_step && controllen != 0)) {
 		/* The kernel numbers timestamped sends of a socket from 0. */
 		port->next_key[cls]++;
-		*ts_id = id;
+		if (want_ts)
+			*ts_id = id;
 	}
 	port->cnt.tx[cls]++;
 	return 0;

@@ -38,6 +38,19 @@ enum transport_ts_mode {
 	TS_HARDWARE,		/* NIC timestamps, SIOCSHWTSTAMP */
 };
 
+/*
+ * How event messages are stamped on a hardware port (cli_step_mode()):
+ * two-step (the TX time stamp read back, sent in a Follow_Up), or
+ * one-step, the NIC writing the time into the Sync as it leaves
+ * (HWTSTAMP_TX_ONESTEP_SYNC), and with ONE_P2P into the Pdelay_Resp too
+ * (HWTSTAMP_TX_ONESTEP_P2P).
+ */
+enum transport_step {
+	TSTEP_TWO,
+	TSTEP_ONE_SYNC,
+	TSTEP_ONE_P2P,
+};
+
 enum transport_dest_kind {
 	TD_PRIMARY,	/* 01-1B-19-00-00-00, 224.0.1.129, FF0E::181 */
 	TD_PDELAY,	/* 01-80-C2-00-00-0E, 224.0.0.107, FF02::6B */
@@ -71,6 +84,7 @@ struct transport_params {
 	const char *ifname;
 	enum transport_kind kind;
 	enum transport_ts_mode ts_mode;
+	enum transport_step step;	/* TS_HARDWARE only */
 	int ttl;		/* IPv4 TTL / IPv6 hop limit; 0 means 1 */
 	int dscp_event;		/* 0..63 */
 	int dscp_general;	/* 0..63 */
@@ -144,6 +158,7 @@ struct transport_port {
 	uint8_t mac[6];
 	enum transport_kind kind;
 	enum transport_ts_mode ts_mode;
+	enum transport_step step;
 	int fd[TC_NUM];			/* -1 when closed */
 	struct transport_counters cnt;
 
@@ -248,6 +263,12 @@ int	transport_groups(const struct transport_params *pa,
  * messageType of the class, messageLength equal to len.  0 or -EINVAL.
  */
 int	transport_check_payload(enum transport_class, const uint8_t *, size_t);
+/*
+ * Whether the NIC writes the time into this event message on a port of
+ * step (IEEE 1588-2019 11.3.2 one-step Sync; 11.4.3 c) one-step
+ * Pdelay_Resp with TSTEP_ONE_P2P): its messageType, not its flags.
+ */
+int	transport_one_step_msg(enum transport_step, const uint8_t *, size_t);
 /* Smallest messageLength of a messageType (Management: with its TLV);
  * 0 for a reserved type. */
 size_t	transport_min_len(unsigned type);

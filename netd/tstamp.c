@@ -122,12 +122,43 @@ tstamp_tx_cmsg(void *buf, size_t cap, enum transport_ts_mode mode)
 	return CMSG_SPACE(sizeof(flags));
 }
 
+int
+tstamp_hw_tx_type(enum transport_step step)
+{
+	switch (step) {
+	case TSTEP_ONE_SYNC:
+		return HWTSTAMP_TX_ONESTEP_SYNC;
+	case TSTEP_ONE_P2P:
+		return HWTSTAMP_TX_ONESTEP_P2P;
+	default:
+		return HWTSTAMP_TX_ON;
+	}
+}
+
+const char *
+tstamp_hw_tx_name(int tx_type)
+{
+	switch (tx_type) {
+	case HWTSTAMP_TX_OFF:		return "HWTSTAMP_TX_OFF";
+	case HWTSTAMP_TX_ON:		return "HWTSTAMP_TX_ON";
+	case HWTSTAMP_TX_ONESTEP_SYNC:	return "HWTSTAMP_TX_ONESTEP_SYNC";
+	case HWTSTAMP_TX_ONESTEP_P2P:	return "HWTSTAMP_TX_ONESTEP_P2P";
+	default:			return "an unknown tx_type";
+	}
+}
+
 void
-tstamp_hw_request(struct hwtstamp_config *cfg, enum transport_kind kind)
+tstamp_hw_request(struct hwtstamp_config *cfg, enum transport_kind kind,
+    enum transport_step step)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->flags = 0;
-	cfg->tx_type = HWTSTAMP_TX_ON;
+	/*
+	 * One-step: the NIC writes the Sync's originTimestamp (and with P2P
+	 * the Pdelay_Resp's correctionField) as the frame leaves, and
+	 * reports no TX time stamp for it (the kernel's timestamping.rst).
+	 */
+	cfg->tx_type = tstamp_hw_tx_type(step);
 	/* Ask for the narrowest filter that stamps our events. */
 	switch (kind) {
 	case TR_L2:
@@ -162,29 +193,35 @@ tstamp_hw_reply_ok(enum transport_kind kind, int rx_filter)
 }
 
 int
-tstamp_hw_enable(int fd, const char *ifname, enum transport_kind kind)
+tstamp_hw_enable(int fd, const char *ifname, enum transport_kind kind,
+    enum transport_step step)
 {
 	struct hwtstamp_config cfg;
-	int err, want;
+	int err, want, tx;
 
-	tstamp_hw_request(&cfg, kind);
+	tstamp_hw_request(&cfg, kind, step);
 	want = cfg.rx_filter;
+	tx = cfg.tx_type;
 	if ((err = drv()->hwts_set(fd, ifname, &cfg)) != 0) {
 		errno = -err;
 		if (err == -EOPNOTSUPP || err == -EINVAL || err == -ERANGE)
 			log_warn("%s: driver refuses hardware timestamping "
-			    "(SIOCSHWTSTAMP tx_type ON rx_filter %d)",
-			    ifname, want);
+			    "(SIOCSHWTSTAMP tx_type %s rx_filter %d)",
+			    ifname, tstamp_hw_tx_name(tx), want);
 		else
 			log_warn("%s: SIOCSHWTSTAMP", ifname);
 		return err;
 	}
-	if (cfg.tx_type != HWTSTAMP_TX_ON ||
-	    !tstamp_hw_reply_ok(kind, cfg.rx_filter)) {
+	/*
+	 * A driver that answers another tx_type would stamp two-step where
+	 * one-step was asked (the Sync would leave with originTimestamp 0
+	 * and no Follow_Up), or the reverse.
+	 */
+	if (cfg.tx_type != tx || !tstamp_hw_reply_ok(kind, cfg.rx_filter)) {
 		log_warnx("%s: driver answered tx_type %d rx_filter %d to a "
-		    "request for tx_type %d rx_filter %d: PTP events would not "
-		    "be stamped", ifname, cfg.tx_type, cfg.rx_filter,
-		    HWTSTAMP_TX_ON, want);
+		    "request for tx_type %d (%s) rx_filter %d: PTP events "
+		    "would not be stamped as asked", ifname, cfg.tx_type,
+		    cfg.rx_filter, tx, tstamp_hw_tx_name(tx), want);
 		return -EOPNOTSUPP;
 	}
 	if (cfg.rx_filter != want)

@@ -47,15 +47,24 @@ int	tstamp_enable(int fd, enum transport_ts_mode);
  */
 size_t	tstamp_tx_cmsg(void *buf, size_t cap, enum transport_ts_mode);
 
-/* The SIOCSHWTSTAMP request for a transport (TX on, PTPv2 event filter). */
-void	tstamp_hw_request(struct hwtstamp_config *, enum transport_kind);
+/*
+ * The SIOCSHWTSTAMP request for a transport: the step's tx_type
+ * (tstamp_hw_tx_type()), the PTPv2 event filter.
+ */
+void	tstamp_hw_request(struct hwtstamp_config *, enum transport_kind,
+	    enum transport_step);
+/* HWTSTAMP_TX_ON, _ONESTEP_SYNC or _ONESTEP_P2P. */
+int	tstamp_hw_tx_type(enum transport_step);
+/* Its name, as the kernel's header spells it. */
+const char *tstamp_hw_tx_name(int tx_type);
 /* Whether the filter a driver answered with still stamps our events. */
 int	tstamp_hw_reply_ok(enum transport_kind, int rx_filter);
 /*
  * Programs the NIC behind ifname through socket fd.  0, or -errno with a
  * log line naming the interface when the driver refuses.
  */
-int	tstamp_hw_enable(int fd, const char *ifname, enum transport_kind);
+int	tstamp_hw_enable(int fd, const char *ifname, enum transport_kind,
+	    enum transport_step);
 
 /*
  * Parses the control messages of msg: SCM_TIMESTAMPING in the old

@@ -96,6 +96,33 @@
 	.hwts_rx = HWTSTAMP_FILTER_ALL }
 
 /*
+ * Drivers that insert the time themselves (one-step).
+ * ocelot/felix (Microchip VSC7514, NXP LS1028A switch ports):
+ * drivers/net/ethernet/mscc/ocelot_ptp.c, ocelot_get_ts_info(): software
+ * and hardware bits, tx OFF|ON|ONESTEP_SYNC (0x7), rx NONE|PTP_V2_EVENT|
+ * PTP_V2_L2_EVENT|PTP_V2_L4_EVENT.  SIOCSHWTSTAMP (ocelot_hwstamp_set()):
+ * the V2 event filters become PTP_V2_EVENT.
+ */
+#define DA_OCELOT { .ifname = "swp0", .driver = "felix", \
+	.ts = { .so_timestamping = DA_SOF_SW | DA_SOF_HW, .phc_index = 4, \
+	    .tx_types = DA_TX_OFF_ON | (1u << HWTSTAMP_TX_ONESTEP_SYNC), \
+	    .rx_filters = DA_RX(NONE) | DA_RX(PTP_V2_EVENT) | \
+	    DA_RX(PTP_V2_L2_EVENT) | DA_RX(PTP_V2_L4_EVENT) }, \
+	.hwts_rx = HWTSTAMP_FILTER_PTP_V2_EVENT }
+/*
+ * Broadcom BCM54210PE PHY: drivers/net/phy/bcm-phy-ptp.c,
+ * bcm_ptp_ts_info(): hardware bits only, tx OFF|ON|ONESTEP_SYNC|
+ * ONESTEP_P2P (0xf), rx NONE|PTP_V2_EVENT.  SIOCSHWTSTAMP
+ * (bcm_ptp_hwtstamp()): every V2 event filter becomes PTP_V2_EVENT.
+ */
+#define DA_BCM_PHY { .ifname = "eth0", .driver = "bcmgenet", \
+	.ts = { .so_timestamping = DA_SOF_HW, .phc_index = 5, \
+	    .tx_types = DA_TX_OFF_ON | (1u << HWTSTAMP_TX_ONESTEP_SYNC) | \
+	    (1u << HWTSTAMP_TX_ONESTEP_P2P), \
+	    .rx_filters = DA_RX(NONE) | DA_RX(PTP_V2_EVENT) }, \
+	.hwts_rx = HWTSTAMP_FILTER_PTP_V2_EVENT }
+
+/*
  * veth and lo, measured here: so_timestamping 0x1a (TX_SOFTWARE,
  * RX_SOFTWARE, SOFTWARE), phc_index -1, tx_types 0, rx_filters 0;
  * SIOCSHWTSTAMP and SIOCGHWTSTAMP: EOPNOTSUPP.

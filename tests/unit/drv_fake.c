@@ -72,6 +72,11 @@ fake_hwts_set(int fd, const char *ifname, struct hwtstamp_config *cfg)
 		return -ENODEV;
 	if (f->hwts_err != 0)
 		return f->hwts_err;
+	if (cfg->tx_type < 0 || cfg->tx_type >= 32 ||
+	    !(f->ts.tx_types & (1u << cfg->tx_type)))
+		return -ERANGE;
+	if (f->hwts_tx_on)
+		cfg->tx_type = HWTSTAMP_TX_ON;
 	if (f->hwts_rx >= 0)
 		cfg->rx_filter = f->hwts_rx;
 	return 0;

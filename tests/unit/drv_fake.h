@@ -21,6 +21,12 @@ struct drv_fake_if {
 	int			 hwts_err;	/* SIOCSHWTSTAMP: 0 or -errno */
 	/* The filter SIOCSHWTSTAMP answers with: -1 keeps the request's. */
 	int			 hwts_rx;
+	/*
+	 * A tx_type not in ts.tx_types is answered -ERANGE (the drivers'
+	 * hwtstamp_set default case); hwts_tx_on answers TX_ON whatever
+	 * was asked (a driver that stays two-step).
+	 */
+	int			 hwts_tx_on;
 };
 
 struct drv_fake_phc {

@@ -431,6 +431,76 @@ test_follow_up_stamp(void **state)
 	assert_int_equal(fu[39], 0);
 }
 
+/*
+ * check_one_step(): on a one-step port the message the NIC stamps (Sync;
+ * Pdelay_Resp with p2p1step) must have twoStepFlag 0, no want_tx_ts and
+ * no follow_up; everything else passes as on a two-step port.
+ */
+static void
+test_one_step(void **state)
+{
+	static const struct {
+		enum transport_step	step;
+		unsigned		type;
+		int			two;	/* twoStepFlag */
+		int			want_ts;
+		size_t			fulen;
+		int			ok;
+	} t[] = {
+		/* two-step ports: not this check's business */
+		{ TSTEP_TWO, PTP_MT_SYNC, 1, 1, 44, 1 },
+		{ TSTEP_TWO, PTP_MT_SYNC, 0, 0, 0, 1 },
+		/* one-step Sync */
+		{ TSTEP_ONE_SYNC, PTP_MT_SYNC, 0, 0, 0, 1 },
+		{ TSTEP_ONE_SYNC, PTP_MT_SYNC, 1, 0, 0, 0 },
+		{ TSTEP_ONE_SYNC, PTP_MT_SYNC, 0, 1, 0, 0 },
+		{ TSTEP_ONE_SYNC, PTP_MT_SYNC, 0, 1, 44, 0 },
+		{ TSTEP_ONE_SYNC, PTP_MT_SYNC, 1, 1, 44, 0 },
+		{ TSTEP_ONE_P2P, PTP_MT_SYNC, 1, 1, 44, 0 },
+		/* Delay_Req, Pdelay_Req keep their TX time stamp */
+		{ TSTEP_ONE_SYNC, PTP_MT_DELAY_REQ, 0, 1, 0, 1 },
+		{ TSTEP_ONE_P2P, PTP_MT_PDELAY_REQ, 0, 1, 0, 1 },
+		/* Pdelay_Resp: two-step with onestep, one-step with p2p1step */
+		{ TSTEP_ONE_SYNC, PTP_MT_PDELAY_RESP, 1, 1, 54, 1 },
+		{ TSTEP_ONE_P2P, PTP_MT_PDELAY_RESP, 0, 0, 0, 1 },
+		{ TSTEP_ONE_P2P, PTP_MT_PDELAY_RESP, 1, 1, 54, 0 },
+		{ TSTEP_ONE_P2P, PTP_MT_PDELAY_RESP, 0, 1, 0, 0 },
+	};
+	Ptpsep__Netd__TxFrame f = PTPSEP__NETD__TX_FRAME__INIT;
+	const char *why;
+	size_t i;
+	int reason;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		fu_msg(ev, t[i].type, t[i].type == PTP_MT_PDELAY_RESP ? 54 :
+		    44);
+		if (t[i].two)
+			ev[6] |= PTP_FLAG_TWO_STEP >> 8;
+		f.payload.data = ev;
+		f.payload.len = t[i].type == PTP_MT_PDELAY_RESP ? 54 : 44;
+		f.want_tx_ts = t[i].want_ts;
+		f.follow_up.data = fu;
+		f.follow_up.len = t[i].fulen;
+		reason = 0;
+		why = NULL;
+		if (check_one_step(t[i].step, TC_EVENT, &f, &reason, &why) !=
+		    (t[i].ok ? CHECK_OK : CHECK_VIOLATION))
+			fail_msg("case %zu: %s", i, why ? why : "accepted");
+		if (!t[i].ok) {
+			assert_int_equal(reason,
+			    PTPSEP__REFUSE_REASON__REFUSE_BAD_PAYLOAD);
+			assert_non_null(why);
+		}
+	}
+	/* General messages are never one-step. */
+	fu_msg(ev, PTP_MT_FOLLOW_UP, 44);
+	f.want_tx_ts = 0;
+	f.follow_up.len = 0;
+	assert_int_equal(check_one_step(TSTEP_ONE_P2P, TC_GENERAL, &f,
+	    &reason, &why), CHECK_OK);
+}
+
 int
 main(void)
 {
@@ -443,6 +513,7 @@ main(void)
 		cmocka_unit_test(test_follow_up_good),
 		cmocka_unit_test(test_follow_up_refused),
 		cmocka_unit_test(test_follow_up_stamp),
+		cmocka_unit_test(test_one_step),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,8 +60,8 @@ test_hardware_drivers_pass(void **state)
 		assert_string_equal(c.driver, a[i].driver);
 		assert_string_equal(c.ifname, a[i].ifname);
 		for (j = 0; j < 3; j++) {
-			assert_int_equal(phc_port_check(&c, k[j], why,
-			    sizeof(why)), 0);
+			assert_int_equal(phc_port_check(&c, k[j], TSTEP_TWO,
+			    why, sizeof(why)), 0);
 			assert_string_equal(why, "");
 		}
 	}
@@ -79,7 +79,7 @@ test_veth_and_lo_refused(void **state)
 	for (i = 0; i < 2; i++) {
 		probe(&a[i], &c);
 		assert_int_equal(c.err, 0);
-		assert_int_equal(phc_port_check(&c, TR_UDP4, why, sizeof(why)),
+		assert_int_equal(phc_port_check(&c, TR_UDP4, TSTEP_TWO, why, sizeof(why)),
 		    -1);
 		assert_has(why, i == 0 ? "veth0 (veth): time_stamping "
 		    "hardware: " : "lo (?): time_stamping hardware: ");
@@ -95,7 +95,7 @@ test_veth_and_lo_refused(void **state)
 		const struct drv_fake_if e = DA_E1000E_NO_HW;
 
 		probe(&e, &c);
-		assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)),
+		assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)),
 		    -1);
 		assert_has(why, "eno1 (e1000e): time_stamping hardware: no "
 		    "PTP hardware clock (phc_index -1)");
@@ -114,7 +114,7 @@ test_each_missing_need(void **state)
 	/* No PHC, all else there: only that is named. */
 	f.ts.phc_index = -1;
 	probe(&f, &c);
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), -1);
 	assert_string_equal(why, "enp1s0 (igc): time_stamping hardware: no "
 	    "PTP hardware clock (phc_index -1): use time_stamping software");
 
@@ -122,7 +122,7 @@ test_each_missing_need(void **state)
 	f = (struct drv_fake_if)DA_IGC;
 	f.ts.so_timestamping &= ~SOF_TIMESTAMPING_RAW_HARDWARE;
 	probe(&f, &c);
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), -1);
 	assert_string_equal(why, "enp1s0 (igc): time_stamping hardware: no "
 	    "SOF_TIMESTAMPING_RAW_HARDWARE (so_timestamping 0x1f): use "
 	    "time_stamping software");
@@ -132,7 +132,7 @@ test_each_missing_need(void **state)
 	f.ts.so_timestamping &= ~(SOF_TIMESTAMPING_RX_HARDWARE |
 	    SOF_TIMESTAMPING_TX_HARDWARE);
 	probe(&f, &c);
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), -1);
 	assert_has(why, "no SOF_TIMESTAMPING_TX_HARDWARE/RX_HARDWARE "
 	    "(so_timestamping 0x5a)");
 
@@ -140,7 +140,7 @@ test_each_missing_need(void **state)
 	f = (struct drv_fake_if)DA_IGC;
 	f.ts.tx_types = 1u << HWTSTAMP_TX_OFF;
 	probe(&f, &c);
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), -1);
 	assert_string_equal(why, "enp1s0 (igc): time_stamping hardware: "
 	    "tx_types 0x1 (no HWTSTAMP_TX_ON): use time_stamping software");
 }
@@ -156,27 +156,27 @@ test_rx_filters(void **state)
 	/* Sync and Delay_Req filters apart only: one filter is programmed. */
 	f.ts.rx_filters &= ~(DA_RX(PTP_V2_EVENT) | DA_RX(ALL));
 	probe(&f, &c);
-	assert_int_equal(phc_port_check(&c, TR_UDP4, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_UDP4, TSTEP_TWO, why, sizeof(why)), -1);
 	assert_has(why, "eno1 (e1000e): time_stamping hardware: rx_filters "
 	    "0x6db1 (no HWTSTAMP_FILTER_PTP_V2_L4_EVENT, PTP_V2_EVENT or "
 	    "ALL: one filter must stamp every PTP event message)");
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), -1);
 	assert_has(why, "(no HWTSTAMP_FILTER_PTP_V2_L2_EVENT,");
 
 	/* An L2-only event filter: for L2, not for UDP. */
 	f = (struct drv_fake_if)DA_IGC;
 	f.ts.rx_filters = DA_RX(NONE) | DA_RX(PTP_V2_L2_EVENT);
 	probe(&f, &c);
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), 0);
-	assert_int_equal(phc_port_check(&c, TR_UDP6, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), 0);
+	assert_int_equal(phc_port_check(&c, TR_UDP6, TSTEP_TWO, why, sizeof(why)), -1);
 	f.ts.rx_filters = DA_RX(PTP_V2_L4_EVENT);
 	probe(&f, &c);
-	assert_int_equal(phc_port_check(&c, TR_UDP4, why, sizeof(why)), 0);
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_UDP4, TSTEP_TWO, why, sizeof(why)), 0);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), -1);
 	/* PTPv1 event filters do not stamp v2. */
 	f.ts.rx_filters = DA_RX(PTP_V1_L4_EVENT);
 	probe(&f, &c);
-	assert_int_equal(phc_port_check(&c, TR_UDP4, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_UDP4, TSTEP_TWO, why, sizeof(why)), -1);
 }
 
 static void
@@ -190,18 +190,18 @@ test_ts_info_errors(void **state)
 	probe(&other, &c);
 	assert_int_equal(c.err, -EOPNOTSUPP);
 	assert_int_equal(c.phc_index, -1);
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), -1);
 	assert_string_equal(why, "enp1s0 (igc): time_stamping hardware: "
 	    "ETHTOOL_GET_TS_INFO: Operation not supported");
 	/* An interface that is not there. */
 	phc_probe("eth9", &c);
 	assert_int_equal(c.err, -ENODEV);
 	assert_string_equal(c.driver, "?");
-	assert_int_equal(phc_port_check(&c, TR_L2, why, sizeof(why)), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, sizeof(why)), -1);
 	assert_string_equal(why, "eth9 (?): time_stamping hardware: "
 	    "ETHTOOL_GET_TS_INFO: No such device (no such interface)");
 	/* A short buffer is cut, never overrun. */
-	assert_int_equal(phc_port_check(&c, TR_L2, why, 8), -1);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_TWO, why, 8), -1);
 	assert_string_equal(why, "eth9 (?");
 }
 
@@ -262,7 +262,7 @@ resolve(const struct drv_fake_if *ifs, size_t nifs, const char **names,
 		phc_probe(names[i], &c[i]);
 		k[i] = i % 2 ? TR_UDP6 : TR_L2;
 	}
-	return phc_resolve(c, k, n, configured, index, why, len);
+	return phc_resolve(c, k, n, TSTEP_TWO, configured, index, why, len);
 }
 
 static void
@@ -321,20 +321,20 @@ test_reopen(void **state)
 	drv_fake_install(a, 3, NULL);
 	/* Back on the same NIC (PHC 0), or any PHC before one is known. */
 	phc_probe("enp1s0", &c);
-	assert_int_equal(phc_port_reopen_check(&c, TR_L2, 0, why,
+	assert_int_equal(phc_port_reopen_check(&c, TR_L2, TSTEP_TWO, 0, why,
 	    sizeof(why)), 0);
-	assert_int_equal(phc_port_reopen_check(&c, TR_L2, -1, why,
+	assert_int_equal(phc_port_reopen_check(&c, TR_L2, TSTEP_TWO, -1, why,
 	    sizeof(why)), 0);
 	/* Re-created on another NIC: refused, both PHCs named. */
 	phc_probe("eno1", &c);
-	assert_int_equal(phc_port_reopen_check(&c, TR_UDP4, 0, why,
+	assert_int_equal(phc_port_reopen_check(&c, TR_UDP4, TSTEP_TWO, 0, why,
 	    sizeof(why)), -1);
 	assert_string_equal(why, "eno1 (driver e1000e) is on /dev/ptp1, not "
 	    "on the clock's /dev/ptp0: its time stamps would be in another "
 	    "clock's timescale");
 	/* Re-created as a veth: the capability check speaks. */
 	phc_probe("veth0", &c);
-	assert_int_equal(phc_port_reopen_check(&c, TR_UDP4, 0, why,
+	assert_int_equal(phc_port_reopen_check(&c, TR_UDP4, TSTEP_TWO, 0, why,
 	    sizeof(why)), -1);
 	assert_has(why, "phc_index -1");
 }
@@ -349,28 +349,31 @@ test_hwtstamp_dialogue(void **state)
 	memset(&phc, 0, sizeof(phc));
 	drv_fake_install(f, 3, &phc);
 	/* igc widens our L4 event filter to ALL: accepted. */
-	assert_int_equal(tstamp_hw_enable(-1, "enp1s0", TR_UDP4), 0);
+	assert_int_equal(tstamp_hw_enable(-1, "enp1s0", TR_UDP4, TSTEP_TWO),
+	    0);
 	assert_int_equal(phc.hwts_calls, 1);
 	assert_int_equal(phc.hwts_asked.tx_type, HWTSTAMP_TX_ON);
 	assert_int_equal(phc.hwts_asked.rx_filter,
 	    HWTSTAMP_FILTER_PTP_V2_L4_EVENT);
 	/* e1000e answers PTP_V2_EVENT to an L2 request: accepted. */
-	assert_int_equal(tstamp_hw_enable(-1, "eno1", TR_L2), 0);
+	assert_int_equal(tstamp_hw_enable(-1, "eno1", TR_L2, TSTEP_TWO), 0);
 	assert_int_equal(phc.hwts_asked.rx_filter,
 	    HWTSTAMP_FILTER_PTP_V2_L2_EVENT);
 	/* veth: EOPNOTSUPP, passed on. */
-	assert_int_equal(tstamp_hw_enable(-1, "veth0", TR_L2), -EOPNOTSUPP);
+	assert_int_equal(tstamp_hw_enable(-1, "veth0", TR_L2, TSTEP_TWO),
+	    -EOPNOTSUPP);
 	/* A driver answering with a narrower filter (Sync only): refused. */
 	f[0].hwts_rx = HWTSTAMP_FILTER_PTP_V2_L4_SYNC;
-	assert_int_equal(tstamp_hw_enable(-1, "enp1s0", TR_UDP4),
+	assert_int_equal(tstamp_hw_enable(-1, "enp1s0", TR_UDP4, TSTEP_TWO),
 	    -EOPNOTSUPP);
 	/* ... or with L2 events for a UDP port. */
 	f[0].hwts_rx = HWTSTAMP_FILTER_PTP_V2_L2_EVENT;
-	assert_int_equal(tstamp_hw_enable(-1, "enp1s0", TR_UDP6),
+	assert_int_equal(tstamp_hw_enable(-1, "enp1s0", TR_UDP6, TSTEP_TWO),
 	    -EOPNOTSUPP);
 	/* A filter the driver cannot set at all. */
 	f[0].hwts_err = -ERANGE;
-	assert_int_equal(tstamp_hw_enable(-1, "enp1s0", TR_UDP4), -ERANGE);
+	assert_int_equal(tstamp_hw_enable(-1, "enp1s0", TR_UDP4, TSTEP_TWO),
+	    -ERANGE);
 }
 
 /*
@@ -422,6 +425,132 @@ test_phc_caps_and_adjtime(void **state)
 	assert_int_equal(errno, ENOTTY);
 }
 
+/*
+ * One-step (twoStepFlag 0, time_stamping onestep/p2p1step): the drivers
+ * that offer only TX OFF|ON are refused naming the tx type they lack;
+ * those that insert the time are accepted, P2P only where offered.
+ */
+static void
+test_one_step_check(void **state)
+{
+	const struct drv_fake_if two[] = { DA_IGC, DA_E1000E, DA_MLX5,
+	    DA_ICE };
+	const struct drv_fake_if oc = DA_OCELOT, bcm = DA_BCM_PHY;
+	struct phc_caps c;
+	char why[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(two) / sizeof(two[0]); i++) {
+		probe(&two[i], &c);
+		assert_int_equal(phc_port_check(&c, TR_UDP4, TSTEP_ONE_SYNC,
+		    why, sizeof(why)), -1);
+		assert_has(why, "twoStepFlag 0 needs HWTSTAMP_TX_ONESTEP_SYNC");
+		assert_int_equal(phc_port_check(&c, TR_UDP4, TSTEP_ONE_P2P,
+		    why, sizeof(why)), -1);
+		assert_has(why, "p2p1step needs HWTSTAMP_TX_ONESTEP_P2P");
+	}
+	probe(&two[1], &c);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_ONE_SYNC, why,
+	    sizeof(why)), -1);
+	assert_string_equal(why, "eno1 (e1000e): twoStepFlag 0 needs "
+	    "HWTSTAMP_TX_ONESTEP_SYNC; tx_types 0x3: set time_stamping "
+	    "hardware and twoStepFlag 1 (two-step)");
+	/* The same at start and when a port is re-opened. */
+	assert_int_equal(phc_port_reopen_check(&c, TR_L2, TSTEP_ONE_SYNC, 1,
+	    why, sizeof(why)), -1);
+	assert_has(why, "eno1 (e1000e): twoStepFlag 0 needs ");
+	assert_int_equal(phc_port_reopen_check(&c, TR_L2, TSTEP_TWO, 1,
+	    why, sizeof(why)), 0);
+
+	probe(&oc, &c);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_ONE_SYNC, why,
+	    sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(phc_port_check(&c, TR_UDP4, TSTEP_TWO, why,
+	    sizeof(why)), 0);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_ONE_P2P, why,
+	    sizeof(why)), -1);
+	assert_string_equal(why, "swp0 (felix): time_stamping p2p1step needs "
+	    "HWTSTAMP_TX_ONESTEP_P2P; tx_types 0x7: set time_stamping "
+	    "onestep (one-step Sync only)");
+
+	probe(&bcm, &c);
+	assert_int_equal(phc_port_check(&c, TR_UDP6, TSTEP_ONE_SYNC, why,
+	    sizeof(why)), 0);
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_ONE_P2P, why,
+	    sizeof(why)), 0);
+
+	/* A two-step shortcoming is named first, as without one-step. */
+	probe(&two[0], &c);
+	c.tx_types = 1u << HWTSTAMP_TX_OFF;
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_ONE_SYNC, why,
+	    sizeof(why)), -1);
+	assert_has(why, "no HWTSTAMP_TX_ON");
+}
+
+/* phc_resolve() at start applies the clock's step to every port. */
+static void
+test_one_step_resolve(void **state)
+{
+	const struct drv_fake_if f[] = { DA_OCELOT, DA_E1000E };
+	struct phc_caps c[2];
+	enum transport_kind k[2] = { TR_L2, TR_L2 };
+	char why[512];
+	int index = -1;
+
+	(void)state;
+	drv_fake_install(f, 2, NULL);
+	phc_probe("swp0", &c[0]);
+	phc_probe("eno1", &c[1]);
+	assert_int_equal(phc_resolve(c, k, 1, TSTEP_ONE_SYNC, -1, &index,
+	    why, sizeof(why)), 0);
+	assert_int_equal(index, 4);
+	assert_int_equal(phc_resolve(c + 1, k, 1, TSTEP_ONE_SYNC, -1, &index,
+	    why, sizeof(why)), -1);
+	assert_has(why, "eno1 (e1000e): twoStepFlag 0 needs "
+	    "HWTSTAMP_TX_ONESTEP_SYNC");
+	assert_int_equal(phc_resolve(c + 1, k, 1, TSTEP_TWO, -1, &index,
+	    why, sizeof(why)), 0);
+	assert_int_equal(index, 1);
+}
+
+/*
+ * SIOCSHWTSTAMP asks the step's tx type; a driver that does not offer it
+ * (-ERANGE) or answers another tx type is refused.
+ */
+static void
+test_one_step_hwtstamp(void **state)
+{
+	struct drv_fake_if f[] = { DA_OCELOT, DA_BCM_PHY, DA_E1000E };
+	struct drv_fake_phc phc;
+
+	(void)state;
+	memset(&phc, 0, sizeof(phc));
+	drv_fake_install(f, 3, &phc);
+	assert_int_equal(tstamp_hw_enable(-1, "swp0", TR_L2, TSTEP_ONE_SYNC),
+	    0);
+	assert_int_equal(phc.hwts_asked.tx_type, HWTSTAMP_TX_ONESTEP_SYNC);
+	assert_int_equal(phc.hwts_asked.rx_filter,
+	    HWTSTAMP_FILTER_PTP_V2_L2_EVENT);
+	assert_int_equal(tstamp_hw_enable(-1, "eth0", TR_UDP4, TSTEP_ONE_P2P),
+	    0);
+	assert_int_equal(phc.hwts_asked.tx_type, HWTSTAMP_TX_ONESTEP_P2P);
+	assert_int_equal(tstamp_hw_enable(-1, "eth0", TR_UDP4, TSTEP_TWO), 0);
+	assert_int_equal(phc.hwts_asked.tx_type, HWTSTAMP_TX_ON);
+	/* ocelot has no ONESTEP_P2P, e1000e no one-step at all. */
+	assert_int_equal(tstamp_hw_enable(-1, "swp0", TR_L2, TSTEP_ONE_P2P),
+	    -ERANGE);
+	assert_int_equal(tstamp_hw_enable(-1, "eno1", TR_L2, TSTEP_ONE_SYNC),
+	    -ERANGE);
+	assert_int_equal(phc.hwts_asked.tx_type, HWTSTAMP_TX_ONESTEP_SYNC);
+	/* A driver that answers TX_ON to a one-step request. */
+	f[0].hwts_tx_on = 1;
+	assert_int_equal(tstamp_hw_enable(-1, "swp0", TR_L2, TSTEP_ONE_SYNC),
+	    -EOPNOTSUPP);
+	assert_int_equal(tstamp_hw_enable(-1, "swp0", TR_L2, TSTEP_TWO), 0);
+}
+
 int
 main(void)
 {
@@ -436,6 +565,9 @@ main(void)
 		cmocka_unit_test_teardown(test_reopen, teardown),
 		cmocka_unit_test_teardown(test_hwtstamp_dialogue, teardown),
 		cmocka_unit_test_teardown(test_phc_caps_and_adjtime, teardown),
+		cmocka_unit_test_teardown(test_one_step_check, teardown),
+		cmocka_unit_test_teardown(test_one_step_resolve, teardown),
+		cmocka_unit_test_teardown(test_one_step_hwtstamp, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,14 +35,23 @@ test_hw_request(void **state)
 	struct hwtstamp_config c;
 
 	(void)state;
-	tstamp_hw_request(&c, TR_L2);
+	tstamp_hw_request(&c, TR_L2, TSTEP_TWO);
 	assert_int_equal(c.flags, 0);
 	assert_int_equal(c.tx_type, HWTSTAMP_TX_ON);
 	assert_int_equal(c.rx_filter, HWTSTAMP_FILTER_PTP_V2_L2_EVENT);
-	tstamp_hw_request(&c, TR_UDP4);
+	tstamp_hw_request(&c, TR_UDP4, TSTEP_TWO);
 	assert_int_equal(c.rx_filter, HWTSTAMP_FILTER_PTP_V2_L4_EVENT);
-	tstamp_hw_request(&c, TR_UDP6);
+	tstamp_hw_request(&c, TR_UDP6, TSTEP_TWO);
 	assert_int_equal(c.rx_filter, HWTSTAMP_FILTER_PTP_V2_L4_EVENT);
+	/* One-step: the tx type that makes the NIC insert the time. */
+	tstamp_hw_request(&c, TR_UDP4, TSTEP_ONE_SYNC);
+	assert_int_equal(c.tx_type, HWTSTAMP_TX_ONESTEP_SYNC);
+	assert_int_equal(c.rx_filter, HWTSTAMP_FILTER_PTP_V2_L4_EVENT);
+	tstamp_hw_request(&c, TR_L2, TSTEP_ONE_P2P);
+	assert_int_equal(c.tx_type, HWTSTAMP_TX_ONESTEP_P2P);
+	assert_int_equal(c.rx_filter, HWTSTAMP_FILTER_PTP_V2_L2_EVENT);
+	assert_string_equal(tstamp_hw_tx_name(HWTSTAMP_TX_ONESTEP_SYNC),
+	    "HWTSTAMP_TX_ONESTEP_SYNC");
 }
 
 static void
