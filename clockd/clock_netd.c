@@ -150,6 +150,7 @@ clock_cb_clock_reply(void *arg, const struct netd_clock_reply *r)
 			return;
 		}
 		cpol_sanity_step(&c->sanity, c->step_ns);
+		sysclk_ptp_stepped(c);
 		c->step_retry_at = 0;
 		if (c->refusal != CR_NONE)
 			clock_refuse(c, CR_NONE, 0);

@@ -503,10 +503,38 @@ sysclk_step_refused(struct clockd *c, enum clock_refusal cr)
 		sysclk_slew_start(c, s->sys_freq, cr, offset);
 }
 
+/*
+ * The PTP clock's servo stepped it (a slave's first lock, a new
+ * grandmaster): the system clock, following it, is that far off now.  Its
+ * servo starts over, so that the step thresholds apply as at start
+ * (rather than slewing seconds away at max_freq_ppb), and a compare in
+ * flight, which may predate the step, is dropped.
+ */
+void
+sysclk_ptp_stepped(struct clockd *c)
+{
+	struct sysclk *s = &c->sys;
+
+	if (!s->have || s->dir == SYSCLK_PTP_FOLLOWS_SYS)
+		return;
+	if (s->servo != NULL)
+		servo_destroy(s->servo);
+	s->servo = NULL;
+	s->slewing = 0;
+	s->state = SERVO_UNLOCKED;
+	s->cmp_drop = s->cmp_id;
+	s->cmp_id = 0;
+}
+
 int
 sysclk_reply(struct clockd *c, const struct netd_clock_reply *r)
 {
 	struct sysclk *s = &c->sys;
+
+	if (s->cmp_drop != 0 && r->id == s->cmp_drop) {
+		s->cmp_drop = 0;
+		return 1;
+	}
 
 	if (s->cmp_id != 0 && r->id == s->cmp_id) {
 		s->cmp_id = 0;

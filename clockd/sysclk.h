@@ -42,6 +42,7 @@ struct sysclk {
 	int64_t			 period_ns;	/* system_clock_update_rate */
 	struct env_timer	*t_cmp;
 	uint64_t		 cmp_id;	/* the compare in flight, 0: none */
+	uint64_t		 cmp_drop;	/* one from before a step */
 	int64_t			 cmp_sent;
 	uint64_t		 status_id;	/* the system clock's read */
 	/* the last sample */
@@ -97,6 +98,8 @@ void	sysclk_fini(struct clockd *c);
 /* netd's PortList (clock_netd.c): its system clock, or none. */
 void	sysclk_connected(struct clockd *c, const struct netd_port_list *pl);
 void	sysclk_disconnected(struct clockd *c);
+/* netd stepped the PTP clock for its own servo. */
+void	sysclk_ptp_stepped(struct clockd *c);
 /* 1 when r is the system clock's or a compare's (consumed), else 0. */
 int	sysclk_reply(struct clockd *c, const struct netd_clock_reply *r);
 

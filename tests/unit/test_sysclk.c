@@ -397,6 +397,23 @@ test_slave_steps_system_clock(void **state)
 	assert_int_equal(clk.sys.state, SERVO_LOCKED);
 	assert_true(last_req(NETD_CLOCK_ADJFREQ)->system_clock);
 	assert_int_equal(clk.sys.refusal, CR_NONE);
+	/* the PTP clock's own servo steps it by -5 s (netd accepts): the
+	 * system clock's servo starts over and steps again, not slewing
+	 * 5 s away at max_freq_ppb */
+	clk.stepping = 1;
+	clk.step_id = 999;
+	clk.step_ns = -5 * S;
+	{
+		struct netd_clock_reply r = { .id = 999, .ok = 1 };
+
+		clock_netd_cbs.clock_reply(&clk, &r);
+	}
+	assert_int_equal(clk.sys.state, SERVO_UNLOCKED);
+	sample(-37 * S + 5 * S);
+	sample(-37 * S + 5 * S);
+	assert_int_equal(count_req(NETD_CLOCK_STEP), 2);
+	assert_int_equal(last_req(NETD_CLOCK_STEP)->step_ns, -5 * S);
+	assert_false(clk.sys.slewing);
 	stop();
 }
 
