@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -501,6 +502,68 @@ test_one_step(void **state)
 	    &reason, &why), CHECK_OK);
 }
 
+/*
+ * ClockRequest (issue 14): system_clock routes an adjustment or a read to
+ * the system clock; a compare is always the system clock against the PTP
+ * clock, so one with system_clock set is malformed and closes the
+ * connection; a request without an op, or a NaN frequency, too.
+ */
+static void
+test_clock_request(void **state)
+{
+	Ptpsep__Netd__ClockRequest r = PTPSEP__NETD__CLOCK_REQUEST__INIT;
+	Ptpsep__Netd__ClockCompare cmp = PTPSEP__NETD__CLOCK_COMPARE__INIT;
+	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
+	Ptpsep__Netd__ClockStep stp = PTPSEP__NETD__CLOCK_STEP__INIT;
+	Ptpsep__Netd__ClockRead rd = PTPSEP__NETD__CLOCK_READ__INIT;
+	struct clock_req out;
+	const char *why;
+	int is_read;
+
+	(void)state;
+	r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_COMPARE;
+	r.compare = &cmp;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_OK);
+	assert_int_equal(is_read, CHECK_CLOCK_COMPARE);
+	assert_int_equal(out.system_clock, 0);
+	r.system_clock = 1;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_VIOLATION);
+	assert_string_equal(why, "ClockCompare with system_clock set");
+
+	r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ;
+	r.adj_freq = &af;
+	af.freq_ppb = 1234.5;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_OK);
+	assert_int_equal(is_read, 0);
+	assert_int_equal(out.system_clock, 1);
+	assert_int_equal(out.op, CLOCK_OP_ADJFREQ);
+	af.freq_ppb = NAN;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_VIOLATION);
+
+	r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_STEP;
+	r.step = &stp;
+	stp.offset_ns = -5;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_OK);
+	assert_int_equal(out.system_clock, 1);
+	assert_true(out.step_ns == -5);
+
+	r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_READ;
+	r.read = &rd;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_OK);
+	assert_int_equal(is_read, CHECK_CLOCK_READ);
+	assert_int_equal(out.system_clock, 1);
+
+	r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP__NOT_SET;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_VIOLATION);
+}
+
 int
 main(void)
 {
@@ -514,6 +577,7 @@ main(void)
 		cmocka_unit_test(test_follow_up_refused),
 		cmocka_unit_test(test_follow_up_stamp),
 		cmocka_unit_test(test_one_step),
+		cmocka_unit_test(test_clock_request),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

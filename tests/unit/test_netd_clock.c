@@ -1,6 +1,7 @@
 /*
  * test_netd_clock.c - netd's clocks: the virtual clock's arithmetic, the
- * bounds on clock requests, and the clean failure of a missing PHC.
+ * bounds on clock requests, the clean failure of a missing PHC, and the
+ * system clock as a second clock compared with the PTP clock.
  *
  * The virtual clock runs on an injected raw time source (a counter), so
  * every expectation is exact.  Nothing here adjusts a real clock: the
@@ -25,6 +26,7 @@
 #include "log.h"
 #include "ptp_time.h"
 #include "netd/clock.h"
+#include "drv_fake.h"
 
 #define SEC	NSEC_PER_SEC
 /* A realistic raw time: 2024-ish in ns since the epoch. */
@@ -928,6 +930,227 @@ test_apply(void **state)
 	clock_close(c);
 }
 
+/* ---- the system clock, netd's second clock (clock_cmp.c) ------------- */
+
+#define TAI_NS	(INT64_C(37) * SEC)
+
+/*
+ * Two virtual clocks over one raw time, as netd keeps the PTP clock and
+ * the system clock with system_clock_device virtual: what is done to one
+ * leaves the other as it was.
+ */
+static void
+test_sysclk_independent(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock *ptp, *sys;
+
+	(void)state;
+	ptp = open_virtual(&ft, TAI_NS, 0.0);
+	sys = open_virtual(&ft, -3 * SEC, 0.0);
+	assert_non_null(ptp);
+	assert_non_null(sys);
+	assert_int_equal(clock_adjfreq(sys, 50000.0), 0);
+	ft.ns += SEC;
+	assert_int_equal(vnow(ptp), T0 + TAI_NS + SEC);
+	assert_int_equal(vnow(sys), T0 - 3 * SEC + SEC + 50000);
+	assert_int_equal(clock_step(ptp, -SEC), 0);
+	assert_int_equal(vnow(sys), T0 - 2 * SEC + 50000);
+	assert_int_equal(vnow(ptp), T0 + TAI_NS);
+	clock_close(ptp);
+	clock_close(sys);
+}
+
+/* Both over CLOCK_REALTIME: one raw instant mapped through both, exact. */
+static void
+test_cmp_same_base(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock *ptp, *sys, *rt;
+	struct timespec raw = clock_ns_to_ts(T0);
+	struct clock_cmp c;
+	int64_t p;
+
+	(void)state;
+	ptp = open_virtual(&ft, TAI_NS, 0.0);
+	sys = open_virtual(&ft, -3 * SEC, 20000.0);
+	rt = clock_open("system", NULL);
+	assert_non_null(ptp);
+	assert_non_null(sys);
+	assert_non_null(rt);
+	assert_int_equal(clock_cmp_probe(ptp, sys, 5), CLOCK_CMP_SAME_BASE);
+	assert_int_equal(clock_cmp_probe(ptp, rt, 5), CLOCK_CMP_SAME_BASE);
+	assert_int_equal(clock_compare(ptp, sys, CLOCK_CMP_SAME_BASE, 5, &raw,
+	    &c), 0);
+	assert_true(c.sys_minus_ptp_ns == -40 * SEC);
+	assert_int_equal(ptp_timespec_to_ns(c.ptp_time, &p), 0);
+	assert_true(p == T0 + TAI_NS);
+	assert_int_equal(c.delay_ns, 0);
+	assert_int_equal(c.method, CLOCK_CMP_SAME_BASE);
+	/* 1 s later the system clock's +20 ppm error shows, to the ns. */
+	raw = clock_ns_to_ts(T0 + SEC);
+	assert_int_equal(clock_compare(ptp, sys, CLOCK_CMP_SAME_BASE, 5, &raw,
+	    &c), 0);
+	assert_true(c.sys_minus_ptp_ns == -40 * SEC + 20000);
+	/* The real system clock against the virtual PTP clock: -37 s. */
+	assert_int_equal(clock_compare(ptp, rt, CLOCK_CMP_SAME_BASE, 5, &raw,
+	    &c), 0);
+	assert_true(c.sys_minus_ptp_ns == -TAI_NS);
+	/* A PHC method for clocks that are no PHC is an error. */
+	assert_int_equal(clock_compare(ptp, sys, CLOCK_CMP_BASIC, 5, &raw,
+	    &c), -EINVAL);
+	assert_int_equal(clock_compare(ptp, sys, CLOCK_CMP_NONE, 5, &raw,
+	    &c), -EINVAL);
+	clock_close(ptp);
+	clock_close(sys);
+	clock_close(rt);
+}
+
+static struct ptp_clock_time
+pct(int64_t ns)
+{
+	struct ptp_clock_time t;
+
+	memset(&t, 0, sizeof(t));
+	t.sec = ns / SEC;
+	t.nsec = (unsigned)(ns % SEC);
+	return t;
+}
+
+/*
+ * A PHC (on TAI) against a virtual system clock 3 s behind CLOCK_REALTIME,
+ * through the fake driver: no PTP_SYS_OFFSET_PRECISE (EOPNOTSUPP, as
+ * without PTM/ART), so EXTENDED; five brackets of 2-3 us, one of 900 ns
+ * with the PHC read 400 ns after its start.  Its midpoint, T0 + 450,
+ * gives CLOCK_REALTIME - PHC = -37 s + 50 ns; the system clock is then
+ * 3 s behind that.
+ */
+static void
+test_cmp_phc(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct drv_fake_phc phc;
+	struct clock *ptp, *sys;
+	struct clock_cmp c;
+	int64_t b, p;
+	int i;
+
+	(void)state;
+	memset(&phc, 0, sizeof(phc));
+	phc.caps.max_adj = 500000;
+	phc.precise_err = -EOPNOTSUPP;
+	for (i = 0; i < 5; i++) {
+		b = T0 + 10000 * i;
+		phc.extended.ts[i][0] = pct(b);
+		phc.extended.ts[i][1] = pct(b + TAI_NS + 1000);
+		phc.extended.ts[i][2] = pct(b + 2000 + 200 * i);
+	}
+	b = T0 + 30000;
+	phc.extended.ts[3][1] = pct(b + TAI_NS + 400);
+	phc.extended.ts[3][2] = pct(b + 900);
+	drv_fake_install(NULL, 0, &phc);
+	/* /dev/null stands in for /dev/ptpN; every call goes to the fake. */
+	ptp = clock_phc_open("/dev/null");
+	sys = open_virtual(&ft, -3 * SEC, 0.0);
+	assert_non_null(ptp);
+	assert_non_null(sys);
+	assert_true(clock_phc_fd(ptp) >= 0);
+	assert_int_equal(clock_phc_fd(sys), -1);
+	assert_int_equal(clock_cmp_probe(ptp, sys, 5), CLOCK_CMP_EXTENDED);
+	assert_int_equal(clock_compare(ptp, sys, CLOCK_CMP_EXTENDED, 5, NULL,
+	    &c), 0);
+	assert_true(c.sys_minus_ptp_ns == -40 * SEC + 50);
+	assert_int_equal(ptp_timespec_to_ns(c.ptp_time, &p), 0);
+	assert_true(p == b + TAI_NS + 400);
+	assert_int_equal(c.delay_ns, 900);
+	assert_int_equal(c.method, CLOCK_CMP_EXTENDED);
+	/* SAME_BASE is not a way to compare a PHC. */
+	assert_int_equal(clock_compare(ptp, sys, CLOCK_CMP_SAME_BASE, 5, NULL,
+	    &c), -EINVAL);
+	/* A driver that answers no PTP_SYS_OFFSET* at all: no compare. */
+	phc.extended_err = phc.basic_err = -EOPNOTSUPP;
+	assert_int_equal(clock_cmp_probe(ptp, sys, 5), CLOCK_CMP_NONE);
+	assert_int_equal(clock_compare(ptp, sys, CLOCK_CMP_EXTENDED, 5, NULL,
+	    &c), -EOPNOTSUPP);
+	/* The system clock must be over CLOCK_REALTIME, not a PHC. */
+	assert_int_equal(clock_cmp_probe(sys, ptp, 5), CLOCK_CMP_NONE);
+	clock_close(ptp);
+	clock_close(sys);
+	drv_fake_remove();
+}
+
+/* At most one compare per CLOCK_CMP_MIN_INTERVAL_NS (10 ms). */
+static void
+test_cmp_due(void **state)
+{
+	int64_t last = -1;
+
+	(void)state;
+	assert_true(clock_cmp_due(&last, 5 * SEC));
+	assert_true(last == 5 * SEC);
+	assert_false(clock_cmp_due(&last, 5 * SEC));
+	assert_false(clock_cmp_due(&last, 5 * SEC + 9999999));
+	assert_true(last == 5 * SEC);
+	assert_true(clock_cmp_due(&last, 5 * SEC + 10000000));
+	assert_false(clock_cmp_due(&last, 5 * SEC + 15000000));
+	assert_true(clock_cmp_due(&last, 5 * SEC + 20000000));
+}
+
+/*
+ * The second clock's step window is its own: with one step per window,
+ * a step of the PTP clock does not use up the system clock's, and each
+ * clock counts the steps made to it (ClockState.steps).
+ */
+static void
+test_sysclk_bounds_apart(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock_bounds b = {
+		.max_freq_ppb = 1000.0, .allow_step = 1, .max_steps = 1,
+		.step_interval_ns = 60 * SEC,
+	};
+	struct clock_bounds_state st, sys_st;
+	struct clock_req r = { .op = CLOCK_OP_STEP, .step_ns = SEC };
+	struct clock_state cs;
+	struct timespec raw = clock_ns_to_ts(T0);
+	enum clock_status s;
+	struct clock *ptp, *sys, *rt;
+
+	(void)state;
+	ptp = open_virtual(&ft, TAI_NS, 0.0);
+	sys = open_virtual(&ft, -3 * SEC, 0.0);
+	assert_non_null(ptp);
+	assert_non_null(sys);
+	clock_bounds_state_init(&st);
+	clock_bounds_state_init(&sys_st);
+	assert_int_equal(clock_apply(ptp, &b, &st, &r, 0, &s), 0);
+	assert_int_equal(clock_apply(sys, &b, &sys_st, &r, 0, &s), 0);
+	assert_int_equal(clock_apply(sys, &b, &sys_st, &r, SEC, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_RATE_LIMITED);
+	assert_int_equal(clock_get_state(ptp, &raw, &cs), 0);
+	assert_true(cs.steps == 1);
+	assert_true(cs.have_offset);
+	assert_true(cs.offset_from_realtime_ns == TAI_NS + SEC);
+	assert_int_equal(clock_get_state(sys, &raw, &cs), 0);
+	assert_true(cs.steps == 1);		/* the refused one not counted */
+	assert_true(cs.offset_from_realtime_ns == -2 * SEC);
+	r.op = CLOCK_OP_ADJFREQ;
+	r.freq_ppb = 700.0;
+	assert_int_equal(clock_apply(sys, &b, &sys_st, &r, 2 * SEC, &s), 0);
+	assert_int_equal(clock_get_state(sys, &raw, &cs), 0);
+	assert_true(cs.freq_ppb == 700.0);
+	assert_int_equal(clock_get_state(ptp, &raw, &cs), 0);
+	assert_true(cs.freq_ppb == 0.0);
+	/* The real system clock: no offset from itself to report. */
+	rt = clock_open("system", NULL);
+	assert_non_null(rt);
+	assert_int_equal(clock_get_state(rt, NULL, &cs), 0);
+	assert_false(cs.have_offset);
+	clock_close(rt);
+	clock_close(ptp);
+	clock_close(sys);
+}
+
 int
 main(void)
 {
@@ -958,6 +1181,11 @@ main(void)
 		cmocka_unit_test(test_apply_step_too_large),
 		cmocka_unit_test(test_apply_adj_burst),
 		cmocka_unit_test(test_reply_due),
+		cmocka_unit_test(test_sysclk_independent),
+		cmocka_unit_test(test_cmp_same_base),
+		cmocka_unit_test(test_cmp_phc),
+		cmocka_unit_test(test_cmp_due),
+		cmocka_unit_test(test_sysclk_bounds_apart),
 	};
 
 	log_init("test", 1, LOG_LVL_ERR);
