@@ -18,6 +18,8 @@
 #     CapabilityBoundingSet=), it must run with nothing; and so under the
 #     unit's own conditions, where capset() fails with EPERM
 #     (SystemCallFilter=~@privileged).
+#  3. The real ptp-netd with sync_system_clock 1 keeps CAP_SYS_TIME only
+#     with system_clock_device system (no clock adjusted: no clockd).
 # clockd needs no netd here: it gets past the drop and retries netd.  It
 # uses no network at all (its seccomp filter allows AF_UNIX only).
 # check.sh creates the users.
@@ -184,6 +186,38 @@ if python3 -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")' 2>/dev/null; then
 else
 	fail "libseccomp.so.2 not found: cannot run the systemd-unit case"
 fi
+
+# ---- 3. netd keeps CAP_SYS_TIME for the system clock only ------------------
+# The real ptp-netd (software stamps on a veth, its PTP clock virtual) with
+# sync_system_clock 1: CapEff holds CAP_SYS_TIME (bit 25) with
+# system_clock_device system and not with virtual.  No clockd connects, so
+# nothing adjusts any clock; only the capability sets are read.
+netd_sys_time() {
+	local name=$1 dev=$2 want=$3 ns="prv$$" pid eff has
+	itest_ns "$ns"
+	ip -n "$ns" link add eth0 type veth peer name eth1
+	ip -n "$ns" link set eth0 up
+	itest_conf "$dir/n.conf" "$dir" sync_system_clock 1 \
+		system_clock_device "$dev"
+	rm -f "$dir/netd.sock"
+	itest_start "$ns" "$dir/netd-$dev.log" "$NETD" -m -f "$dir/n.conf"
+	pid=${itest_pids[-1]}
+	if ! itest_wait_log "$dir/netd-$dev.log" "running as ptpsep-netd" 10; then
+		fail "$name: netd did not drop: $(cat "$dir/netd-$dev.log")"
+		itest_stop
+		return
+	fi
+	eff=$(awk '/^CapEff:/ { print $2 }' "/proc/$pid/status")
+	has=$(( (16#$eff >> 25) & 1 ))
+	if [ "$has" = "$want" ]; then
+		pass "$name: CapEff $eff, CAP_SYS_TIME $([ "$want" = 1 ] && echo kept || echo dropped)"
+	else
+		fail "$name: CapEff $eff ($(grep 'running as' "$dir/netd-$dev.log"))"
+	fi
+	itest_stop
+}
+netd_sys_time "netd, system_clock_device system" system 1
+netd_sys_time "netd, system_clock_device virtual" virtual 0
 
 echo "priv: $itest_fails failure(s)"
 [ "$itest_fails" = 0 ]
