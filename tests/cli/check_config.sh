@@ -167,6 +167,23 @@ check_refused "twoStepFlag 0 with time_stamping software: one-step needs the NIC
 	"time_stamping software" "twoStepFlag 0"
 check_refused "time_stamping p2p1step with delay_mechanism E2E on eth0: one-step Pdelay_Resp needs delay_mechanism P2P" \
 	"time_stamping p2p1step" "[eth0]"
+# The system clock from the PHC (issue 14): it cannot follow itself, and
+# the second clock's keys do nothing without sync_system_clock.
+check_refused "sync_system_clock 1 with clock_device system: the PTP clock is the system clock" \
+	"time_stamping software" "sync_system_clock 1" "clock_device system"
+check_refused "sync_system_clock 1 with clock_device auto: the PTP clock is the system clock" \
+	"time_stamping software" "sync_system_clock 1"
+check_refused "system_clock_device virtual applies only with sync_system_clock 1" \
+	"time_stamping software" "system_clock_device virtual"
+check_refused "virtual_system_clock_offset_ns and virtual_system_clock_freq_ppb apply only to sync_system_clock 1 with system_clock_device virtual" \
+	"time_stamping software" "clock_device virtual" "sync_system_clock 1" \
+	"virtual_system_clock_freq_ppb 20000"
+for pair in "sync_system_clock=1 --clock_device=/dev/ptp0" \
+	"sync_system_clock=1 --system_clock_device=virtual --virtual_system_clock_offset_ns=-3000000000 --time_stamping=software --clock_device=virtual"; do
+	"$b/netd/ptp-netd" --$pair -i eth0 --check-config >"$tmp/out" 2>&1 &&
+		pass "--$pair accepted by --check-config" ||
+		fail "--$pair: $(cat "$tmp/out")"
+done
 for pair in "twoStepFlag=0" "time_stamping=onestep" "time_stamping=p2p1step --delay_mechanism=P2P"; do
 	"$b/netd/ptp-netd" --$pair -i eth0 --check-config >"$tmp/out" 2>&1 &&
 		pass "--$pair accepted by --check-config (the driver is netd's check)" ||
