@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "cli.h"
 #include "clockd.h"
 #include "log.h"
 
@@ -39,7 +40,9 @@ clock_init(struct clockd *c, const struct env *env, struct cfg *cfg)
 	c->dds.priority2 = (uint8_t)cfg_get_int(cfg, NULL, "priority2");
 	c->dds.domain_number = (uint8_t)cfg_get_int(cfg, NULL, "domainNumber");
 	c->dds.slave_only = cfg_get_int(cfg, NULL, "clientOnly");
-	c->dds.two_step = 1;
+	/* twoStepFlag as ptp4l harmonises it with time_stamping (cli.h). */
+	c->dds.two_step = cli_step_mode(cfg) == CLI_TWO_STEP;
+	c->p2p_one_step = cli_step_mode(cfg) == CLI_P2P1STEP;
 	c->dds.quality.clock_class = (uint8_t)cfg_get_int(cfg, NULL,
 	    "clockClass");
 	c->dds.quality.clock_accuracy = (uint8_t)cfg_get_int(cfg, NULL,
@@ -49,9 +52,6 @@ clock_init(struct clockd *c, const struct env *env, struct cfg *cfg)
 	/* A slave-only clock has clockClass 255 (7.6.2.5). */
 	if (c->dds.slave_only)
 		c->dds.quality.clock_class = 255;
-	if (!cfg_get_int(cfg, NULL, "twoStepFlag"))
-		log_warnx("twoStepFlag 0: one-step is not supported yet; "
-		    "running two-step");
 
 	c->t_bmc = env_timer_new(&c->env, clock_ev_bmc, c);
 	c->t_adj = env_timer_new(&c->env, clock_ev_adj, c);

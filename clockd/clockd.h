@@ -207,6 +207,9 @@ struct clockd {
 	struct ds_current	 cds;
 	struct ds_parent	 pds;
 	struct ds_time_properties tds;
+	/* time_stamping p2p1step: the NIC also writes the Pdelay_Resp's
+	 * turnaround (11.4.3 c); dds.two_step is 0 then */
+	int			 p2p_one_step;
 	int			 slave_port;	/* index, -1: none */
 	int64_t			 gm_changed_at;
 

@@ -1,7 +1,7 @@
 /*
  * port_master.c - what a port sends as master (Announce, Sync, Follow_Up,
  * Delay_Resp) and as peer-delay responder (Pdelay_Resp,
- * Pdelay_Resp_Follow_Up).  clockd is a two-step clock: Sync and Pdelay_Resp
+ * Pdelay_Resp_Follow_Up).  A two-step clock's Sync and Pdelay_Resp
  * ask netd for their TX timestamps and the Follow_Up /
  * Pdelay_Resp_Follow_Up carries them (IEEE 1588-2019 9.5.10, 11.4.3).
  * clockd builds the follow-up with the event message and netd writes the
@@ -9,6 +9,9 @@
  * (doc/design.md; netd.proto TxFrame.follow_up): clockd neither wakes for
  * the timestamp nor sends a second TxFrame.  A timestamp that does not
  * come is reported as missing (port_tx_ts()), and no follow-up leaves.
+ * A one-step clock (twoStepFlag 0, time_stamping onestep; p2p1step for
+ * Pdelay_Resp too) sends the event message alone: the NIC writes the time
+ * into it as it leaves (netd: HWTSTAMP_TX_ONESTEP_SYNC/_P2P).
  */
 #include "config.h"
 
@@ -48,9 +51,19 @@ master_send_sync(struct cport *p)
 	struct ptp_msg m, fu;
 	uint16_t seq = p->seq_sync++;
 
+	msg_header(p, &m, PTP_MT_SYNC, seq, p->log_sync_interval);
+	if (!p->c->dds.two_step) {
+		/*
+		 * One-step (11.3.2 a, 9.5.9): the NIC writes t1 into the
+		 * Sync on egress (its originTimestamp, or the correctionField
+		 * over an originTimestamp of 0: the slave adds both); no
+		 * twoStepFlag (msg_header()), no TX time stamp, no Follow_Up.
+		 */
+		(void)msg_send(p, &m, NETD_DEST_PRIMARY, 0);
+		return;
+	}
 	/* Two-step: originTimestamp is left zero, the precise one follows
 	 * in the Follow_Up (9.5.10, 11.3.2), which netd completes. */
-	msg_header(p, &m, PTP_MT_SYNC, seq, p->log_sync_interval);
 	msg_header(p, &fu, PTP_MT_FOLLOW_UP, seq, p->log_sync_interval);
 	(void)msg_send_fu(p, &m, &fu, NETD_DEST_PRIMARY);
 }
@@ -81,13 +94,26 @@ responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
 
 	if (p->delay_mechanism != DM_P2P)
 		return;
-	/* Two-step responder (11.4.3 c): t2 in Pdelay_Resp, t3 and the
-	 * request's correctionField in Pdelay_Resp_Follow_Up. */
 	msg_header(p, &m, PTP_MT_PDELAY_RESP, req->hdr.sequence_id,
 	    LOG_INTERVAL_NONE);
-	m.body.pdelay_resp.request_receipt_timestamp = *t2;
 	m.body.pdelay_resp.requesting_port_identity =
 	    req->hdr.source_port_identity;
+	if (p->c->p2p_one_step) {
+		/*
+		 * One-step responder (11.4.3 c): the request's correctionField
+		 * in the Pdelay_Resp, requestReceiptTimestamp 0; the NIC adds
+		 * the turnaround t3 - t2 to the correctionField on egress
+		 * (HWTSTAMP_TX_ONESTEP_P2P).  No Pdelay_Resp_Follow_Up.
+		 */
+		m.hdr.correction = req->hdr.correction;
+		(void)msg_send(p, &m, NETD_DEST_PDELAY, 0);
+		return;
+	}
+	/* Two-step responder (11.4.3 c): t2 in Pdelay_Resp, t3 and the
+	 * request's correctionField in Pdelay_Resp_Follow_Up.  A one-step
+	 * Sync clock (time_stamping onestep) answers two-step here. */
+	m.hdr.flags |= PTP_FLAG_TWO_STEP;
+	m.body.pdelay_resp.request_receipt_timestamp = *t2;
 	/* netd writes t3 into the follow-up, built now. */
 	msg_header(p, &fu, PTP_MT_PDELAY_RESP_FOLLOW_UP, req->hdr.sequence_id,
 	    LOG_INTERVAL_NONE);

@@ -134,14 +134,16 @@ cli_parse(struct cli *cli, struct cfg *cfg, int argc, char **argv)
 enum cli_step
 cli_step_mode(const struct cfg *cfg)
 {
+	/* Both read whatever they say (tests/cli/key_honesty.sh). */
+	int two = cfg_get_int(cfg, NULL, "twoStepFlag");
+
 	switch (cfg_get_int(cfg, NULL, "time_stamping")) {
 	case CFG_TS_ONESTEP:
 		return CLI_ONE_STEP;
 	case CFG_TS_P2P1STEP:
 		return CLI_P2P1STEP;
 	case CFG_TS_HARDWARE:
-		return cfg_get_int(cfg, NULL, "twoStepFlag") ? CLI_TWO_STEP :
-		    CLI_ONE_STEP;
+		return two ? CLI_TWO_STEP : CLI_ONE_STEP;
 	default:
 		return CLI_TWO_STEP;
 	}
