@@ -127,8 +127,10 @@ phc_port_check(const struct phc_caps *c, enum transport_kind kind,
 
 	if (len > 0)
 		why[0] = '\0';
-	phc_add(why, len, &off, "%s (%s): time_stamping hardware: ",
-	    c->ifname, c->driver);
+	phc_add(why, len, &off, "%s (%s): time_stamping %s: ", c->ifname,
+	    c->driver, step == TSTEP_ONE_P2P ? "p2p1step" :
+	    step == TSTEP_ONE_SYNC ? "hardware, twoStepFlag 0 (one-step)" :
+	    "hardware");
 	if (c->err != 0) {
 		phc_add(why, len, &off, "ETHTOOL_GET_TS_INFO: %s%s",
 		    strerror(-c->err), c->err == -ENODEV ?
@@ -174,7 +176,8 @@ phc_port_check(const struct phc_caps *c, enum transport_kind kind,
 			why[0] = '\0';
 		return phc_step_check(c, step, why, len);
 	}
-	phc_add(why, len, &off, ": use time_stamping software");
+	phc_add(why, len, &off, ": use time_stamping software%s",
+	    step == TSTEP_TWO ? "" : " (two-step: twoStepFlag 1)");
 	return -1;
 }
 

@@ -13,7 +13,11 @@
 #     known, naming clock_device /dev/ptpN as the way to wait;
 #  4. time_stamping software, clock_device auto: netd starts on the
 #     system clock (no clockd: nothing adjusts it), ptpctl netd shows
-#     device system and the port's phc_index -1.
+#     device system and the port's phc_index -1;
+#  5. one-step (twoStepFlag 0 with hardware; time_stamping p2p1step):
+#     refused at start, the message naming the one-step mode.  The
+#     refusal of a PHC driver without HWTSTAMP_TX_ONESTEP_SYNC needs such
+#     a NIC: tests/unit/test_netd_phc.c runs it on recorded answers.
 #
 #   BUILD=build/default tests/integration/phc_auto.sh
 set -uo pipefail
@@ -47,7 +51,7 @@ refused() {
 		grep -qF -- "$p" "$log" || { ok=0; echo "  missing: $p"; }
 	done
 	if [ $ok = 1 ]; then
-		pass "$name: exit 1, $(grep -m1 'time_stamping hardware\|no such interface' "$log" | sed 's/^[^:]*: warning: //')"
+		pass "$name: exit 1, $(grep -m1 'time_stamping [a-z]\|no such interface' "$log" | sed 's/^[^:]*: warning: //')"
 	else
 		fail "$name: exit $rc: $(cat "$log")"
 	fi
@@ -107,6 +111,19 @@ assert p["ts_mode"] == "software", p
 else
 	fail "software + auto: netd did not start: $(cat "$d/4.log")"
 fi
+
+# 5. one-step on a veth (sockets apart: netd of 4 still runs).
+mkdir "$d/one"
+conf "$d/5.conf" "$d/one" eth0 time_stamping hardware twoStepFlag 0
+timeout 20 ip netns exec "$ns" "$NETD" -m -f "$d/5.conf" >"$d/5.log" 2>&1
+refused "hardware + twoStepFlag 0 on veth" $? "$d/5.log" \
+	"eth0 (veth): time_stamping hardware, twoStepFlag 0 (one-step): no PTP hardware clock (phc_index -1)" \
+	"use time_stamping software (two-step: twoStepFlag 1)"
+conf "$d/6.conf" "$d/one" eth0 time_stamping p2p1step delay_mechanism P2P
+timeout 20 ip netns exec "$ns" "$NETD" -m -f "$d/6.conf" >"$d/6.log" 2>&1
+refused "p2p1step on veth" $? "$d/6.log" \
+	"eth0 (veth): time_stamping p2p1step: no PTP hardware clock (phc_index -1)"
+[ -e "$d/one/netd.sock" ] && fail "one-step: netd_socket created"
 
 echo "phc_auto: $itest_fails failure(s)"
 [ "$itest_fails" = 0 ]

@@ -486,7 +486,12 @@ test_one_step_check(void **state)
 	c.tx_types = 1u << HWTSTAMP_TX_OFF;
 	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_ONE_SYNC, why,
 	    sizeof(why)), -1);
-	assert_has(why, "no HWTSTAMP_TX_ON");
+	assert_string_equal(why, "enp1s0 (igc): time_stamping hardware, "
+	    "twoStepFlag 0 (one-step): tx_types 0x1 (no HWTSTAMP_TX_ON): use "
+	    "time_stamping software (two-step: twoStepFlag 1)");
+	assert_int_equal(phc_port_check(&c, TR_L2, TSTEP_ONE_P2P, why,
+	    sizeof(why)), -1);
+	assert_has(why, "enp1s0 (igc): time_stamping p2p1step: tx_types 0x1");
 }
 
 /* phc_resolve() at start applies the clock's step to every port. */
