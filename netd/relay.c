@@ -541,7 +541,8 @@ relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 			    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
 			rep.reason = check_refuse_reason(st);
 			refused[rep.reason]++;
-			log_info("refused %s %s: %s", clk->name,
+			log_info("refused %sclock %s: %s",
+			    req.system_clock ? "system " : "",
 			    req.op == CLOCK_OP_STEP ? "step" : "frequency",
 			    clock_status_name(st));
 		} else if (rc < 0) {
@@ -553,8 +554,9 @@ relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 		} else {
 			rep.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
 			if (req.op == CLOCK_OP_STEP && !is_read)
-				log_info("clock %s stepped by %lld ns",
-				    clk->name, (long long)req.step_ns);
+				log_info("%sclock stepped by %lld ns",
+				    req.system_clock ? "system " : "",
+				    (long long)req.step_ns);
 		}
 	}
 	/*
