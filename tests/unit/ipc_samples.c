@@ -123,6 +123,23 @@ sample_clock_info(void)
 	return &ci;
 }
 
+/* The system clock (sync_system_clock 1): virtual, compared exactly. */
+static Ptpsep__Netd__ClockInfo *
+sample_sys_clock_info(void)
+{
+	static Ptpsep__Netd__ClockInfo ci;
+
+	ptpsep__netd__clock_info__init(&ci);
+	ci.device = device_virtual;
+	ci.max_freq_ppb = 500000.0;
+	ci.step_allowed = 1;
+	ci.max_step_ns = 2000000000;
+	ci.min_adj_interval_ms = 100;
+	ci.phc_index = -1;
+	ci.sysoff = PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_SAME_BASE;
+	return &ci;
+}
+
 static const ProtobufCMessage *
 s_netd_port_list(void)
 {
@@ -135,6 +152,9 @@ s_netd_port_list(void)
 	pl.n_ports = 2;
 	pl.ports = ports;
 	pl.clock = sample_clock_info();
+	pl.clock->ptp_timescale = 1;
+	pl.clock->phc_index = -1;
+	pl.system_clock = sample_sys_clock_info();
 	return netd_body(PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST, &pl);
 }
 
@@ -299,6 +319,49 @@ s_netd_clock_get_status(void)
 
 	ptpsep__netd__clock_get_status__init(&g);
 	return clock_request(PTPSEP__NETD__CLOCK_REQUEST__OP_GET_STATUS, &g);
+}
+
+static const ProtobufCMessage *
+s_netd_clock_compare(void)
+{
+	static Ptpsep__Netd__ClockCompare c;
+
+	ptpsep__netd__clock_compare__init(&c);
+	return clock_request(PTPSEP__NETD__CLOCK_REQUEST__OP_COMPARE, &c);
+}
+
+/* An adjustment of the system clock (ClockRequest.system_clock). */
+static const ProtobufCMessage *
+s_netd_sys_clock_adj_freq(void)
+{
+	static Ptpsep__Netd__ClockAdjFreq a;
+	const ProtobufCMessage *m;
+
+	ptpsep__netd__clock_adj_freq__init(&a);
+	a.freq_ppb = 20000.5;
+	m = clock_request(PTPSEP__NETD__CLOCK_REQUEST__OP_ADJ_FREQ, &a);
+	clock_req.system_clock = 1;
+	return m;
+}
+
+/* The answer to a compare: PHC on TAI, 37 s ahead, EXTENDED bracket. */
+static const ProtobufCMessage *
+s_netd_clock_reply_offset(void)
+{
+	static Ptpsep__Netd__ClockReply r;
+	static Ptpsep__Netd__ClockOffset o;
+
+	ptpsep__netd__clock_reply__init(&r);
+	ptpsep__netd__clock_offset__init(&o);
+	r.id = 1007;
+	r.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+	r.now = ts(0, 1700000039u, 9);
+	o.sys_minus_ptp_ns = -37000000050LL;
+	o.ptp_time = ts(0, 1700000039u, 7);
+	o.delay_ns = 900;
+	o.method = PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_EXTENDED;
+	r.offset = &o;
+	return netd_body(PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY, &r);
 }
 
 static const ProtobufCMessage *
@@ -797,6 +860,7 @@ s_rsp_netd_info(void)
 	static Ptpsep__Ctl__RefusedCount ref[2];
 	static Ptpsep__Ctl__RefusedCount *port_refs[1] = { &ref[0] };
 	static Ptpsep__Ctl__RefusedCount *clock_refs[1] = { &ref[1] };
+	static Ptpsep__Ctl__ClockState cst, sst;
 	unsigned i;
 
 	for (i = 0; i < 2; i++) {
@@ -840,6 +904,18 @@ s_rsp_netd_info(void)
 	ni.n_refused = 1;
 	ni.refused = clock_refs;
 	ni.client_connections = 3;
+	ni.system_clock = sample_sys_clock_info();
+	ptpsep__ctl__clock_state__init(&cst);
+	cst.offset_from_realtime_ns = 37000000000LL;
+	cst.freq_ppb = -12.5;
+	ptpsep__ctl__clock_state__init(&sst);
+	sst.offset_from_realtime_ns = -250;
+	sst.freq_ppb = 20000.5;
+	sst.steps = 1;
+	ni.clock_state = &cst;
+	ni.system_clock_state = &sst;
+	ni.n_system_clock_refused = 1;
+	ni.system_clock_refused = clock_refs;
 	return rsp_body(PTPSEP__CTL__CTL_RESPONSE__BODY_NETD_INFO, &ni);
 }
 
@@ -877,6 +953,9 @@ const struct ipc_sample ipc_samples[] = {
 	{ "netd_clock_adj_freq", NETD, s_netd_clock_adj_freq },
 	{ "netd_clock_step", NETD, s_netd_clock_step },
 	{ "netd_clock_get_status", NETD, s_netd_clock_get_status },
+	{ "netd_clock_compare", NETD, s_netd_clock_compare },
+	{ "netd_sys_clock_adj_freq", NETD, s_netd_sys_clock_adj_freq },
+	{ "netd_clock_reply_offset", NETD, s_netd_clock_reply_offset },
 	{ "netd_clock_reply_ok", NETD, s_netd_clock_reply_ok },
 	{ "netd_clock_reply_refused", NETD, s_netd_clock_reply_refused },
 	{ "netd_link_event", NETD, s_netd_link_event },
