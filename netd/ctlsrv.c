@@ -234,10 +234,11 @@ ctlsrv_netd_info(struct netd *nd, struct ctlsock_client *cl)
 	if (netd_sys_clock_info(nd, &sci) == 0) {
 		info.system_clock = &sci;
 		info.system_clock_state = ctlsrv_clock_state(nd->sysclk, &sst);
-		info.n_system_clock_refused = ctlsrv_refused(nd->sys_refused,
-		    sref, srefp, NETD_REFUSE_MAX);
-		info.system_clock_refused = srefp;
 	}
+	/* Without a system clock: the requests refused NOT_SUPPORTED. */
+	info.n_system_clock_refused = ctlsrv_refused(nd->sys_refused, sref,
+	    srefp, NETD_REFUSE_MAX);
+	info.system_clock_refused = srefp;
 	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_NETD_INFO;
 	r.netd_info = &info;
 	rc = ctlsock_reply(cl, &r);
