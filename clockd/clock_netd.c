@@ -63,6 +63,18 @@ clock_cb_connected(void *arg, const struct netd_port_list *pl)
 		fatalx("netd now has %zu ports, not %u: restart clockd",
 		    pl->nports, c->nports);
 	}
+	/*
+	 * netd closes the connection on a two-step Sync to a one-step port
+	 * (netd/check.c check_one_step()): daemons started on configurations
+	 * that differ in time_stamping/twoStepFlag would loop on that.
+	 */
+	for (i = 0; i < c->nports; i++)
+		if ((pl->ports[i].one_step != 0) == (c->dds.two_step != 0))
+			fatalx("netd stamps port %u (%s) %s-step but clockd "
+			    "is a %s-step clock: start both daemons with the "
+			    "same time_stamping and twoStepFlag", i,
+			    pl->ports[i].iface, pl->ports[i].one_step ? "one" :
+			    "two", c->dds.two_step ? "two" : "one");
 	/* Read the clock's frequency first: a restarted clockd carries on
 	 * from it instead of stepping (the servo starts from there). */
 	(void)env_clock_read(&c->env, CLOCK_REQ_STATUS);

@@ -407,6 +407,7 @@ nc_port_list(struct netd_client *nc, const Ptpsep__Netd__PortList *m)
 		ports[i].iface = p->iface;
 		ports[i].transport = (enum netd_transport)p->transport;
 		ports[i].link_up = p->link_up;
+		ports[i].one_step = p->one_step;
 		ports[i].clock_identity =
 		    p->clock_identity.len == PTP_CLOCK_ID_LEN ?
 		    p->clock_identity.data : NULL;

@@ -292,6 +292,7 @@ send_port_list(struct fake *f, int with_clock)
 	p1.iface = (char *)"eth1";
 	p1.transport = PTPSEP__TRANSPORT__TRANSPORT_UDP_IPV6;
 	p1.link_up = 0;
+	p1.one_step = 1;
 	ci.device = (char *)"virtual";
 	ci.max_freq_ppb = 250000.0;
 	ci.step_allowed = 1;
@@ -325,6 +326,8 @@ test_port_list(void **state)
 	assert_int_equal(R.ports[1].transport, NETD_TR_UDP_IPV6);
 	assert_int_equal(R.ports[1].link_up, 0);
 	assert_null(R.ports[1].clock_identity);
+	assert_int_equal(R.ports[0].one_step, 0);
+	assert_int_equal(R.ports[1].one_step, 1);
 	assert_int_equal(R.pl.have_clock, 1);
 	assert_true(R.pl.clock.max_freq_ppb == 250000.0);
 	assert_int_equal(R.pl.clock.step_allowed, 1);

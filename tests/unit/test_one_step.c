@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cfg.h"
@@ -293,6 +295,50 @@ test_p2p1step_responder(void **state)
 	assert_false(two_step_flag());
 }
 
+/*
+ * netd's PortList says how it stamps each port: clockd connects when that
+ * is its own step, and exits naming both when not (netd would close the
+ * connection at its first Sync).
+ */
+static int
+connect_child(const char *text, int one_step)
+{
+	static const uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
+	struct netd_port_desc port = {
+		.iface = "eth0", .transport = NETD_TR_L2, .link_up = 1,
+		.clock_identity = id, .one_step = one_step,
+	};
+	struct netd_port_list pl = { .ports = &port, .nports = 1 };
+	pid_t pid;
+	int st;
+
+	if ((pid = fork()) == 0) {
+		cfg = cfg_new();
+		if (cfg_load_buffer(cfg, "t.cfg", text, strlen(text)) != 0 ||
+		    clock_init(&clk, &fake_env, cfg) != 0)
+			_exit(3);
+		pl.have_clock = 1;
+		pl.clock.max_freq_ppb = 500000;
+		pl.clock.step_allowed = 1;
+		clock_netd_cbs.connected(&clk, &pl);
+		_exit(clk.have_ports ? 0 : 4);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static void
+test_port_list_step(void **state)
+{
+	(void)state;
+	assert_int_equal(connect_child("[global]\n", 0), 0);
+	assert_int_equal(connect_child("[global]\ntwoStepFlag 0\n", 1), 0);
+	assert_int_equal(connect_child("[global]\n", 1), 1);
+	assert_int_equal(connect_child("[global]\ntwoStepFlag 0\n", 0), 1);
+}
+
 int
 main(void)
 {
@@ -300,6 +346,7 @@ main(void)
 		cmocka_unit_test_teardown(test_two_step_default, teardown),
 		cmocka_unit_test_teardown(test_one_step_sync, teardown),
 		cmocka_unit_test_teardown(test_p2p1step_responder, teardown),
+		cmocka_unit_test(test_port_list_step),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
