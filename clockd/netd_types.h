@@ -132,7 +132,7 @@ struct netd_port_desc {
 	int			 link_up;
 	/* PTP_CLOCK_ID_LEN octets, NULL when netd gave none (no MAC) */
 	const uint8_t		*clock_identity;
-	int			 one_step;	/* netd's NIC inserts Sync time */
+	int			 one_step;	/* the NIC writes Sync times */
 };
 
 /* ClockInfo: the bounds netd enforces on its clock. */

@@ -748,6 +748,8 @@ ctl_show_netd_json(const Ptpsep__Ctl__NetdInfo *n)
 		    "TS_MODE_"));
 		/* The driver's PHC (/dev/ptpN) with hardware time stamps. */
 		ctl_json_int(&j, "phc_index", pt ? pt->phc_index : -1);
+		/* The NIC writes the Sync's time (twoStepFlag 0). */
+		ctl_json_bool(&j, "one_step", pt ? pt->one_step : 0);
 		ctl_json_bool(&j, "link_up", pt ? pt->link_up : 0);
 		if (pt != NULL && pt->mac.len == IPC_MAC_LEN) {
 			snprintf(mac, sizeof(mac),

@@ -102,7 +102,7 @@ n = json.loads(sys.argv[1])
 assert n["clock"]["device"] == "system", n["clock"]
 p = n["ports"][0]
 assert p["iface"] == "eth0" and p["phc_index"] == -1, p
-assert p["ts_mode"] == "software", p
+assert p["ts_mode"] == "software" and p["one_step"] is False, p
 ' "$json"; then
 		pass "software + auto: netd on the system clock, port phc_index -1"
 	else
