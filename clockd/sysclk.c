@@ -214,6 +214,13 @@ sysclk_connected(struct clockd *c, const struct netd_port_list *pl)
 		return;
 	}
 	s->info = pl->sys_clock;
+	/* netd may be a new one, and its clocks new: the servo starts over
+	 * at the next sample, from the frequency read now */
+	if (s->servo != NULL)
+		servo_destroy(s->servo);
+	s->servo = NULL;
+	s->slewing = 0;
+	s->cmp_drop = 0;
 	s->step_allowed = s->info.step_allowed;
 	s->refused_step_ns = 0;
 	s->sys_freq_known = 0;

@@ -119,6 +119,19 @@ else
 	fail "S's system clock is $sys_off ns from UTC (PHC $phc_off ns from TAI)"
 fi
 
+# The text form and the metrics say the same.
+txt=$(ip netns exec "$s" "$CTL" -f "$sd/ptp.conf" status 2>/dev/null)
+grep -q '^system clock .*follows phc, offset .* ns, .* ppb, locked (same_base, UTC offset 37 s)$' <<<"$txt" &&
+	pass "S: ptpctl status: the system clock line" ||
+	fail "S: ptpctl status: $(grep '^system clock' <<<"$txt")"
+m=$(ip netns exec "$s" "$CTL" -f "$sd/ptp.conf" metrics 2>/dev/null)
+grep -qx 'ptpsep_system_clock_servo_state 2' <<<"$m" &&
+	grep -qx 'ptpsep_system_clock_source 1' <<<"$m" &&
+	grep -q '^ptpsep_system_clock_offset_nanoseconds -\?[0-9]' <<<"$m" &&
+	grep -q '^ptpsep_system_clock_frequency_ppb ' <<<"$m" &&
+	pass "S: metrics: ptpsep_system_clock_* (locked, source phc)" ||
+	fail "S: metrics: $(grep system_clock <<<"$m")"
+
 [ "$(js "$g" "$gd" status 'j["system_clock"]["source"], j["system_clock"]["utc_offset_s"]')" = \
   "('system', 37)" ] && pass "G: its PHC follows its system clock, UTC offset 37 s" ||
 	fail "G's system_clock: $(js "$g" "$gd" status 'j.get("system_clock")')"
