@@ -480,6 +480,7 @@ node_ev_connect(struct sim_node *n)
 	unsigned i;
 
 	memset(&pl, 0, sizeof(pl));	/* no system clock in the sim */
+	memset(ports, 0, sizeof(ports));	/* two-step, no PHC, ... */
 	for (i = 0; i < n->nports; i++) {
 		struct sim_link *l = &n->sim->links[n->ports[i].link];
 
@@ -491,6 +492,7 @@ node_ev_connect(struct sim_node *n)
 	pl.ports = ports;
 	pl.nports = n->nports;
 	pl.have_clock = 1;
+	pl.clock.phc_index = -1;	/* the sim's netd has no PHC */
 	netd_sim_clock_info(n, &pl.clock.max_freq_ppb,
 	    &pl.clock.step_allowed, &pl.clock.max_step_ns,
 	    &pl.clock.min_adj_interval_ms);
