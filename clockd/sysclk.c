@@ -73,6 +73,25 @@ sysclk_offset(enum sysclk_dir dir, int64_t sys_minus_ptp, int utc_s,
 	return 0;
 }
 
+int
+sysclk_leap_hold(uint16_t flags, int64_t utc_ns)
+{
+	int64_t s, m;
+	int last;
+
+	if (flags & PTP_FLAG_LEAP61)
+		last = 1;
+	else if (flags & PTP_FLAG_LEAP59)
+		last = 2;
+	else
+		return 0;
+	/* the flags are announced only in the 12 h before the midnight
+	 * (8.2.4.4) and a few s after it: that midnight is the nearest */
+	s = utc_ns / 1000000000LL - (utc_ns % 1000000000LL < 0);
+	m = (s + 43200) / 86400 * 86400 - ((s + 43200) % 86400 < 0) * 86400;
+	return s >= m - last;
+}
+
 const char *
 sysclk_dir_name(enum sysclk_dir dir)
 {
@@ -422,7 +441,7 @@ sysclk_sample(struct clockd *c, const struct netd_clock_offset *o)
 	enum servo_state st;
 	enum clock_refusal cr;
 	int gm = sysclk_is_gm(c), utc;
-	int64_t offset;
+	int64_t offset, ptp_ns;
 	double freq;
 
 	dir = sysclk_direction(sysclk_is_slave(c), gm, hold_active(&c->hold));
@@ -437,6 +456,20 @@ sysclk_sample(struct clockd *c, const struct netd_clock_offset *o)
 	    c->tds.current_utc_offset, c->utc_offset);
 	if (sysclk_offset(dir, o->sys_minus_ptp_ns, utc, &offset) != 0)
 		return;
+	if (o->have_ptp_time && ptp_time_to_ns(&o->ptp_time, &ptp_ns) == 0 &&
+	    sysclk_leap_hold(c->tds.flags, ptp_ns_sat_sub(ptp_ns,
+	    (int64_t)utc * 1000000000LL))) {
+		if (s->leap_held++ == 0)
+			log_info("system clock: a leap second: its samples are "
+			    "held until the new UTC offset");
+		return;
+	}
+	if (s->leap_held != 0 && !(c->tds.flags &
+	    (PTP_FLAG_LEAP61 | PTP_FLAG_LEAP59))) {
+		log_info("system clock: %" PRIu64 " samples held over the "
+		    "leap second", s->leap_held);
+		s->leap_held = 0;
+	}
 	s->have_sample = 1;
 	s->offset_ns = offset;
 	s->delay_ns = o->delay_ns;

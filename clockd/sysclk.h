@@ -66,6 +66,7 @@ struct sysclk {
 	uint64_t		 slew_done_ns;
 	enum clock_refusal	 refusal;
 	uint64_t		 samples, steps;
+	uint64_t		 leap_held;	/* samples held (sysclk_leap_hold) */
 };
 
 /* ---- pure ---- */
@@ -89,6 +90,17 @@ int	sysclk_utc_offset(int ptp_tai, int grandmaster, uint16_t flags,
  */
 int	sysclk_offset(enum sysclk_dir dir, int64_t sys_minus_ptp, int utc_s,
 	    int64_t *offset);
+/*
+ * 1 when a sample taken at utc_ns (the PTP clock's time as UTC) is held
+ * back around a leap second: timePropertiesDS announces leap61 (leap59,
+ * flags) and utc_ns is in the last second of the day (for leap59 the last
+ * two: 23:59:59 does not exist) or past midnight while the flag stays.  A
+ * UTC system clock repeats (skips) a second there and the PTP clock does
+ * not, so until the grandmaster's new currentUtcOffset arrives the two
+ * differ by a second that is no error of either: no servo reaction, no
+ * step (issue 14 item 3).
+ */
+int	sysclk_leap_hold(uint16_t flags, int64_t utc_ns);
 const char *sysclk_dir_name(enum sysclk_dir dir);
 
 /* ---- glue (the engine) ---- */

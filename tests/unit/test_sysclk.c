@@ -86,6 +86,25 @@ test_offset_sign(void **state)
 	    &o), -ERANGE);
 }
 
+#define D2017	1483228800LL	/* 2017-01-01 00:00:00 UTC, after a leap61 */
+
+static void
+test_leap_hold(void **state)
+{
+	(void)state;
+	assert_false(sysclk_leap_hold(TAI, D2017 * S - S / 2));
+	/* leap61: the last second of the day and after midnight, while the
+	 * flag stays */
+	assert_false(sysclk_leap_hold(PTP_FLAG_LEAP61, (D2017 - 6 * 3600) * S));
+	assert_false(sysclk_leap_hold(PTP_FLAG_LEAP61, (D2017 - 2) * S));
+	assert_true(sysclk_leap_hold(PTP_FLAG_LEAP61, (D2017 - 1) * S + 1));
+	assert_true(sysclk_leap_hold(PTP_FLAG_LEAP61, D2017 * S + S / 2));
+	assert_true(sysclk_leap_hold(PTP_FLAG_LEAP61, (D2017 + 3) * S));
+	/* leap59: 23:59:59 does not exist, 23:59:58 is the last second */
+	assert_false(sysclk_leap_hold(PTP_FLAG_LEAP59, (D2017 - 3) * S));
+	assert_true(sysclk_leap_hold(PTP_FLAG_LEAP59, (D2017 - 2) * S));
+}
+
 /* ---- the engine on a fake env ---- */
 
 #define NT	16
@@ -314,9 +333,10 @@ be_gm(void)
 	clock_update_grandmaster(&clk);
 }
 
-/* The compare timer fires; the compare is answered with raw. */
+/* The compare timer fires; the compare is answered with raw, taken at
+ * the PTP clock's ptp_ns (0: no time given). */
 static void
-sample(int64_t raw)
+sample_at(int64_t raw, int64_t ptp_ns)
 {
 	struct netd_clock_reply r = { .ok = 1, .have_offset = 1 };
 	const struct netd_clock_req *q;
@@ -332,7 +352,18 @@ sample(int64_t raw)
 	r.id = q->id;
 	r.offset.sys_minus_ptp_ns = raw;
 	r.offset.method = NETD_SYSOFF_SAME_BASE;
+	if (ptp_ns != 0) {
+		r.offset.have_ptp_time = 1;
+		r.offset.ptp_time.sec = (uint64_t)(ptp_ns / S);
+		r.offset.ptp_time.nsec = (uint32_t)(ptp_ns % S);
+	}
 	clock_netd_cbs.clock_reply(&clk, &r);
+}
+
+static void
+sample(int64_t raw)
+{
+	sample_at(raw, 0);
 }
 
 static void
@@ -499,6 +530,40 @@ test_arb_gm_no_correction(void **state)
 	stop();
 }
 
+/* A slave's UTC system clock repeats 23:59:59 (leap61): the second it
+ * differs from the PTP clock moves neither servo nor clock. */
+static void
+test_leap_no_step(void **state)
+{
+	unsigned steps, adjs;
+
+	(void)state;
+	start(NULL, 1);
+	be_slave(TAI | PTP_FLAG_LEAP61);
+	/* in step a minute before the leap */
+	sample_at(-37 * S, (D2017 + 37 - 60) * S);
+	sample_at(-37 * S, (D2017 + 37 - 59) * S);
+	sample_at(-37 * S, (D2017 + 37 - 58) * S);
+	steps = count_req(NETD_CLOCK_STEP);
+	adjs = count_req(NETD_CLOCK_ADJFREQ);
+	/* the inserted second and after: the system clock 1 s behind */
+	sample_at(-38 * S, (D2017 + 37) * S + S / 2);
+	sample_at(-38 * S, (D2017 + 37 + 1) * S);
+	sample_at(-38 * S, (D2017 + 37 + 2) * S);
+	assert_int_equal(count_req(NETD_CLOCK_STEP), steps);
+	assert_int_equal(count_req(NETD_CLOCK_ADJFREQ), adjs);
+	assert_int_equal(clk.sys.leap_held, 3);
+	/* the grandmaster's new offset, no flag: in step again */
+	clk.tds.flags = TAI;
+	clk.tds.current_utc_offset = 38;
+	clk.utc_offset = 38;
+	sample_at(-38 * S, (D2017 + 38 + 3) * S);
+	assert_int_equal(clk.sys.offset_ns, 0);
+	assert_int_equal(clk.sys.leap_held, 0);
+	assert_int_equal(count_req(NETD_CLOCK_STEP), steps);
+	stop();
+}
+
 static void
 test_neither(void **state)
 {
@@ -522,11 +587,13 @@ main(void)
 		cmocka_unit_test(test_direction),
 		cmocka_unit_test(test_utc_offset),
 		cmocka_unit_test(test_offset_sign),
+		cmocka_unit_test(test_leap_hold),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_slave_steps_system_clock),
 		cmocka_unit_test(test_refused_step_slews),
 		cmocka_unit_test(test_gm_steers_ptp_clock),
 		cmocka_unit_test(test_arb_gm_no_correction),
+		cmocka_unit_test(test_leap_no_step),
 		cmocka_unit_test(test_neither),
 	};
 
