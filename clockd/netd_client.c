@@ -368,6 +368,11 @@ _Static_assert((int)NETD_TR_L2 == PTPSEP__TRANSPORT__TRANSPORT_L2 &&
     (int)NETD_TR_UDP_IPV4 == PTPSEP__TRANSPORT__TRANSPORT_UDP_IPV4 &&
     (int)NETD_TR_UDP_IPV6 == PTPSEP__TRANSPORT__TRANSPORT_UDP_IPV6,
     "enum netd_transport is common.proto's Transport");
+_Static_assert((int)NETD_SYSOFF_PRECISE == PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_PRECISE &&
+    (int)NETD_SYSOFF_EXTENDED == PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_EXTENDED &&
+    (int)NETD_SYSOFF_BASIC == PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_BASIC &&
+    (int)NETD_SYSOFF_SAME_BASE == PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_SAME_BASE,
+    "enum netd_sysoff is netd.proto's SysoffMethod");
 
 static void
 nc_ts(struct ptp_timestamp *ts, const Ptpsep__Timestamp *t)

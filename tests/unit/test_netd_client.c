@@ -494,6 +494,103 @@ test_clock_reply(void **state)
 	assert_true(R.rep[1].freq_ppb == 3.0);
 }
 
+/* The system clock (sync_system_clock 1): PortList.system_clock and a
+ * compare's answer reach the engine as netd_types.h's fields. */
+static void
+test_system_clock(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg m = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__PortList pl = PTPSEP__NETD__PORT_LIST__INIT;
+	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__ClockInfo si = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__Port p0 = PTPSEP__NETD__PORT__INIT;
+	Ptpsep__Netd__Port *pp[1] = { &p0 };
+	Ptpsep__Netd__ClockReply r = PTPSEP__NETD__CLOCK_REPLY__INIT;
+	Ptpsep__Netd__ClockOffset o = PTPSEP__NETD__CLOCK_OFFSET__INIT;
+	Ptpsep__Timestamp t = PTPSEP__TIMESTAMP__INIT;
+
+	p0.iface = (char *)"eth0";
+	p0.transport = PTPSEP__TRANSPORT__TRANSPORT_L2;
+	p0.clock_identity.data = id0;
+	p0.clock_identity.len = sizeof(id0);
+	ci.max_freq_ppb = 500000.0;
+	ci.ptp_timescale = 1;
+	ci.phc_index = 3;
+	si.max_freq_ppb = 100000.0;
+	si.step_allowed = 1;
+	si.max_step_ns = 5000000000LL;
+	si.min_adj_interval_ms = 20;
+	si.phc_index = -1;
+	si.sysoff = PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_EXTENDED;
+	pl.n_ports = 1;
+	pl.ports = pp;
+	pl.clock = &ci;
+	pl.system_clock = &si;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST;
+	m.port_list = &pl;
+	send_msg(f, &m);
+	/* a compare answered: the system clock 37 s behind, less 1234 ns */
+	r.id = 9;
+	r.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_OK;
+	o.sys_minus_ptp_ns = -37000001234LL;
+	t.seconds = 1500000037;
+	t.nanoseconds = 42;
+	o.ptp_time = &t;
+	o.delay_ns = 680;
+	o.method = PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_EXTENDED;
+	r.offset = &o;
+	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REPLY;
+	m.clock_reply = &r;
+	send_msg(f, &m);
+	/* a system clock step refused */
+	r.id = 10;
+	r.status = PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;
+	r.reason = PTPSEP__REFUSE_REASON__REFUSE_STEP_NOT_ALLOWED;
+	r.system_clock = 1;
+	r.offset = NULL;
+	send_msg(f, &m);
+	run(f);
+	assert_int_equal(R.connected, 1);
+	assert_int_equal(R.pl.clock.ptp_timescale, 1);
+	assert_int_equal(R.pl.clock.phc_index, 3);
+	assert_int_equal(R.pl.have_sys_clock, 1);
+	assert_true(R.pl.sys_clock.max_freq_ppb == 100000.0);
+	assert_int_equal(R.pl.sys_clock.step_allowed, 1);
+	assert_int_equal(R.pl.sys_clock.max_step_ns, 5000000000LL);
+	assert_int_equal(R.pl.sys_clock.min_adj_interval_ms, 20);
+	assert_int_equal(R.pl.sys_clock.ptp_timescale, 0);
+	assert_int_equal(R.pl.sys_clock.phc_index, -1);
+	assert_int_equal(R.pl.sys_clock.sysoff, NETD_SYSOFF_EXTENDED);
+	assert_int_equal(R.nrep, 2);
+	assert_int_equal(R.rep[0].id, 9);
+	assert_int_equal(R.rep[0].system_clock, 0);
+	assert_int_equal(R.rep[0].have_offset, 1);
+	assert_int_equal(R.rep[0].offset.sys_minus_ptp_ns, -37000001234LL);
+	assert_int_equal(R.rep[0].offset.have_ptp_time, 1);
+	assert_int_equal(R.rep[0].offset.ptp_time.sec, 1500000037);
+	assert_int_equal(R.rep[0].offset.ptp_time.nsec, 42);
+	assert_int_equal(R.rep[0].offset.delay_ns, 680);
+	assert_int_equal(R.rep[0].offset.method, NETD_SYSOFF_EXTENDED);
+	assert_int_equal(R.rep[1].id, 10);
+	assert_int_equal(R.rep[1].system_clock, 1);
+	assert_int_equal(R.rep[1].have_offset, 0);
+	assert_int_equal(R.rep[1].refusal, CR_STEP_NOT_ALLOWED);
+}
+
+/* Without sync_system_clock: no system clock, phc_index -1. */
+static void
+test_no_system_clock(void **state)
+{
+	struct fake *f = *state;
+
+	send_port_list(f, 1);
+	run(f);
+	assert_int_equal(R.pl.have_sys_clock, 0);
+	assert_int_equal(R.pl.sys_clock.phc_index, -1);
+	assert_true(R.pl.sys_clock.max_freq_ppb == 0.0);
+}
+
 static void
 test_link_event(void **state)
 {
@@ -734,6 +831,42 @@ test_out_same_turn(void **state)
 	ipc_free(&out->base);
 }
 
+/* netd_clock_req(): a compare (never about one clock), a step of the
+ * system clock, in one batch. */
+static void
+test_out_clock_req(void **state)
+{
+	struct fake *f = *state;
+	struct netd_clock_req q = { .id = 5, .op = NETD_CLOCK_COMPARE,
+	    .system_clock = 1 };
+	Ptpsep__Netd__NetdMsg *m;
+	Ptpsep__Netd__ClockRequest *cr;
+
+	send_port_list(f, 1);
+	run(f);
+	assert_int_equal(netd_clock_req(f->nc, &q), 0);
+	q.id = 6;
+	q.op = NETD_CLOCK_STEP;
+	q.step_ns = -3000000000LL;
+	assert_int_equal(netd_clock_req(f->nc, &q), 0);
+	run(f);
+	m = next_out(f);
+	assert_non_null(m);
+	assert_int_equal(m->body_case, PTPSEP__NETD__NETD_MSG__BODY_BATCH);
+	assert_int_equal(m->batch->n_msgs, 2);
+	cr = m->batch->msgs[0]->clock_request;
+	assert_int_equal(cr->id, 5);
+	assert_int_equal(cr->op_case, PTPSEP__NETD__CLOCK_REQUEST__OP_COMPARE);
+	assert_int_equal(cr->system_clock, 0);
+	cr = m->batch->msgs[1]->clock_request;
+	assert_int_equal(cr->id, 6);
+	assert_int_equal(cr->op_case, PTPSEP__NETD__CLOCK_REQUEST__OP_STEP);
+	assert_int_equal(cr->system_clock, 1);
+	assert_int_equal(cr->step->offset_ns, -3000000000LL);
+	ipc_free(&m->base);
+	assert_null(next_out(f));
+}
+
 /* One send: the message alone, as before batches. */
 static void
 test_out_one_plain(void **state)
@@ -825,6 +958,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tx_timestamp, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_clock_reply, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_system_clock, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_out_clock_req, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_no_system_clock, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_link_event, setup,
 		    teardown),
