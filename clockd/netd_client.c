@@ -396,6 +396,7 @@ nc_clock_info(struct netd_clock_info *ci, const Ptpsep__Netd__ClockInfo *m)
 	ci->phc_index = m->phc_index;
 	/* ipc_check() let only known enum values through */
 	ci->sysoff = (enum netd_sysoff)m->sysoff;
+	ci->leap_allowed = m->leap_allowed;
 }
 
 /* m has at most IPC_MAX_PORTS ports (nc_handle). */
@@ -771,6 +772,7 @@ netd_clock_req(struct netd_client *nc, const struct netd_clock_req *q)
 	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
 	Ptpsep__Netd__ClockStep st = PTPSEP__NETD__CLOCK_STEP__INIT;
 	Ptpsep__Netd__ClockCompare cmp = PTPSEP__NETD__CLOCK_COMPARE__INIT;
+	Ptpsep__Netd__ClockSetLeap sl = PTPSEP__NETD__CLOCK_SET_LEAP__INIT;
 
 	r.id = q->id;
 	r.system_clock = q->system_clock != 0;
@@ -794,6 +796,15 @@ netd_clock_req(struct netd_client *nc, const struct netd_clock_req *q)
 		r.system_clock = 0;
 		r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_COMPARE;
 		r.compare = &cmp;
+		break;
+	case NETD_CLOCK_LEAP:
+		if (q->leap < -1 || q->leap > 1)
+			return -1;
+		sl.leap = q->leap;
+		sl.set_tai = q->set_tai != 0;
+		sl.tai_offset = q->set_tai ? q->tai_offset : 0;
+		r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_SET_LEAP;
+		r.set_leap = &sl;
 		break;
 	default:
 		return -1;

@@ -62,6 +62,7 @@ enum netd_clock_op {
 	NETD_CLOCK_ADJFREQ,
 	NETD_CLOCK_STEP,
 	NETD_CLOCK_COMPARE,	/* system minus PTP clock (ClockOffset) */
+	NETD_CLOCK_LEAP,	/* arm/cancel a leap second (ClockSetLeap) */
 };
 
 struct netd_clock_req {
@@ -70,6 +71,9 @@ struct netd_clock_req {
 	int			 system_clock;	/* act on the system clock */
 	double			 freq_ppb;	/* ADJFREQ */
 	int64_t			 step_ns;	/* STEP */
+	int			 leap;		/* LEAP: +1, -1, 0 cancel */
+	int			 set_tai;	/* LEAP: also set tai_offset */
+	int			 tai_offset;	/* LEAP: TAI - UTC, s */
 };
 
 /* A unicast destination: an address netd reported as a frame's source. */
@@ -144,6 +148,7 @@ struct netd_clock_info {
 	int			 ptp_timescale;	/* counts TAI (a PHC) */
 	int			 phc_index;	/* -1: none */
 	enum netd_sysoff	 sysoff;	/* the system clock's only */
+	int			 leap_allowed;	/* counts UTC, kernel_leap 1 */
 };
 
 /* PortList: netd's ports, right after Hello. */

@@ -867,6 +867,67 @@ test_out_clock_req(void **state)
 	assert_null(next_out(f));
 }
 
+/* netd_clock_req(): a leap second armed on the system clock with the TAI
+ * offset, and a cancel without one (tai_offset not sent); a leap out of
+ * -1..1 is not sent.  ClockInfo.leap_allowed reaches the engine. */
+static void
+test_out_clock_leap(void **state)
+{
+	struct fake *f = *state;
+	struct netd_clock_req q = { .id = 7, .op = NETD_CLOCK_LEAP,
+	    .system_clock = 1, .leap = 1, .set_tai = 1, .tai_offset = 37 };
+	Ptpsep__Netd__NetdMsg m0 = PTPSEP__NETD__NETD_MSG__INIT;
+	Ptpsep__Netd__PortList pl = PTPSEP__NETD__PORT_LIST__INIT;
+	Ptpsep__Netd__ClockInfo ci = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__ClockInfo si = PTPSEP__NETD__CLOCK_INFO__INIT;
+	Ptpsep__Netd__Port p0 = PTPSEP__NETD__PORT__INIT;
+	Ptpsep__Netd__Port *pp[1] = { &p0 };
+	Ptpsep__Netd__NetdMsg *m;
+	Ptpsep__Netd__ClockRequest *cr;
+
+	p0.iface = (char *)"eth0";
+	p0.transport = PTPSEP__TRANSPORT__TRANSPORT_L2;
+	ci.ptp_timescale = 1;
+	si.leap_allowed = 1;
+	pl.n_ports = 1;
+	pl.ports = pp;
+	pl.clock = &ci;
+	pl.system_clock = &si;
+	m0.body_case = PTPSEP__NETD__NETD_MSG__BODY_PORT_LIST;
+	m0.port_list = &pl;
+	send_msg(f, &m0);
+	run(f);
+	assert_int_equal(R.pl.clock.leap_allowed, 0);
+	assert_int_equal(R.pl.sys_clock.leap_allowed, 1);
+	assert_int_equal(netd_clock_req(f->nc, &q), 0);
+	q.id = 8;
+	q.leap = 0;
+	q.set_tai = 0;
+	assert_int_equal(netd_clock_req(f->nc, &q), 0);
+	q.leap = 2;
+	assert_int_equal(netd_clock_req(f->nc, &q), -1);
+	run(f);
+	m = next_out(f);
+	assert_non_null(m);
+	assert_int_equal(m->body_case, PTPSEP__NETD__NETD_MSG__BODY_BATCH);
+	assert_int_equal(m->batch->n_msgs, 2);
+	cr = m->batch->msgs[0]->clock_request;
+	assert_int_equal(cr->id, 7);
+	assert_int_equal(cr->op_case, PTPSEP__NETD__CLOCK_REQUEST__OP_SET_LEAP);
+	assert_int_equal(cr->system_clock, 1);
+	assert_int_equal(cr->set_leap->leap, 1);
+	assert_int_equal(cr->set_leap->set_tai, 1);
+	assert_int_equal(cr->set_leap->tai_offset, 37);
+	cr = m->batch->msgs[1]->clock_request;
+	assert_int_equal(cr->id, 8);
+	assert_int_equal(cr->op_case, PTPSEP__NETD__CLOCK_REQUEST__OP_SET_LEAP);
+	assert_int_equal(cr->set_leap->leap, 0);
+	assert_int_equal(cr->set_leap->set_tai, 0);
+	assert_int_equal(cr->set_leap->tai_offset, 0);
+	ipc_free(&m->base);
+	assert_null(next_out(f));
+}
+
 /* One send: the message alone, as before batches. */
 static void
 test_out_one_plain(void **state)
@@ -962,6 +1023,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_system_clock, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_out_clock_req, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_out_clock_leap, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_no_system_clock, setup,
 		    teardown),
