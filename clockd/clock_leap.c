@@ -12,11 +12,15 @@
  * against the table; each answer refreshes timePropertiesDS.  Without a
  * leapfile nothing here runs: utc_offset is announced as before.
  *
- * Not done here (the slave side of issue 14 item 3, next): the kernel's
- * leap flag and TAI offset (kernel_leap), the UTC clock repeating
- * 23:59:59, and holding the servo through the inserted second.  The hooks
- * for them: leap_utc_of() and leap_props_at() give the UTC instant and the
- * pending leap of any clock reading; clock_leap_reply() sees every read.
+ * With `kernel_leap 1' (slave or grandmaster): when timePropertiesDS
+ * shows leap61 (leap59), the leap is armed (ClockSetLeap) on the clock
+ * that counts UTC: the system clock when netd has one that takes it
+ * (ClockInfo.leap_allowed), else the PTP clock if it counts UTC; netd
+ * makes it repeat (skip) 23:59:59 at its midnight, as the kernel's
+ * STA_INS (STA_DEL).  A flag gone before the last second cancels it.
+ * With currentUtcOffsetValid and timeTraceable (as ptp4l) the TAI offset
+ * goes along (set_tai).  The servos take no sample in the ambiguous
+ * second (sysclk_leap_hold(); clock_synchronize()), so no step.
  */
 #include "config.h"
 
@@ -51,6 +55,8 @@ clock_leap_init(struct clockd *c)
 	char why[160], day[40];
 
 	memset(ls, 0, sizeof(*ls));
+	ls->kernel_leap = cfg_get_int(c->cfg, NULL, "kernel_leap");
+	ls->utc_clock = -1;
 	if (path == NULL || *path == '\0')
 		return 0;
 	if (leapfile_load(path, &ls->tab, &err) != 0) {
@@ -193,9 +199,123 @@ clock_leap_reply(struct clockd *c, const struct netd_clock_reply *r)
 		    day, ls->props.offset);
 		ls->warned_expired = 1;
 	}
-	if (clock_leap_is_gm(c))
+	if (clock_leap_is_gm(c)) {
 		clock_leap_apply(c);
+		/* its own UTC clock too, as a slave's (what chrony does
+		 * with the kernel's flag): a system clock that did not
+		 * repeat the second would pull the PTP clock 1 s off */
+		clock_leap_update(c, clk_ns);
+	}
 	env_timer_arm(&c->env, ls->t_read, leap_next_read_ns(&ls->tab,
 	    utc_ns));
+	return 1;
+}
+
+/* ---- the leap on the clock that counts UTC ---- */
+
+void
+clock_leap_connected(struct clockd *c, const struct netd_port_list *pl)
+{
+	struct leapstate *ls = &c->leap;
+
+	/* a new netd (or this clockd anew): nothing armed by us there */
+	memset(&ls->arm, 0, sizeof(ls->arm));
+	ls->tai_sent = 0;
+	ls->set_id = 0;
+	ls->utc_clock = -1;
+	if (pl->have_sys_clock && pl->sys_clock.leap_allowed)
+		ls->utc_clock = 1;
+	else if (pl->have_clock && pl->clock.leap_allowed)
+		ls->utc_clock = 0;
+	if (ls->kernel_leap && ls->utc_clock < 0)
+		log_info("kernel_leap: netd has no clock that counts UTC and "
+		    "takes a leap second (kernel_leap 1 in netd's "
+		    "configuration?): leap seconds are not armed");
+}
+
+static const char *
+clock_leap_clock_name(const struct leapstate *ls)
+{
+	return ls->utc_clock == 1 ? "the system clock" : "the PTP clock";
+}
+
+void
+clock_leap_update(struct clockd *c, int64_t ptp_ns)
+{
+	struct leapstate *ls = &c->leap;
+	struct netd_clock_req q;
+	struct leap_arm next;
+	enum leap_act act;
+	uint16_t f = c->tds.flags;
+	int flag, want_tai, n;
+	int64_t utc_ns = ptp_ns;
+	char day[40];
+
+	if (!ls->kernel_leap || ls->utc_clock < 0)
+		return;
+	flag = (f & PTP_FLAG_LEAP61) ? 1 : (f & PTP_FLAG_LEAP59) ? -1 : 0;
+	n = (f & PTP_FLAG_UTC_OFFSET_VALID) ? c->tds.current_utc_offset :
+	    c->utc_offset;
+	/* UTC as if no leap yet: the offset announced before it */
+	if (!c->local_utc && ptp_ns_add(ptp_ns, -(int64_t)n * 1000000000LL,
+	    &utc_ns) != 0)
+		return;
+	act = leap_slave_step(&ls->arm, flag, utc_ns, &next);
+	if (act == LEAP_ACT_DONE) {
+		fmt_day(ls->arm.at_s, day, sizeof(day));
+		log_notice("leap second: %s at %s on %s done",
+		    ls->arm.leap > 0 ? "insertion" : "deletion", day,
+		    clock_leap_clock_name(ls));
+		ls->arm = next;
+		return;
+	}
+	/* 8.2.4: the offset is worth setting only when valid and, as
+	 * ptp4l requires, traceable */
+	want_tai = (f & PTP_FLAG_UTC_OFFSET_VALID) &&
+	    (f & PTP_FLAG_TIME_TRACEABLE) && n >= 0 && n <= 1000;
+	if (act == LEAP_ACT_NONE && !(want_tai && next.leap == 0 &&
+	    (!ls->tai_sent || ls->tai != n)))
+		return;
+	if (ls->set_id != 0)
+		return;		/* one at a time: again at the next sample */
+	memset(&q, 0, sizeof(q));
+	q.id = ++c->clock_req_id;
+	q.op = NETD_CLOCK_LEAP;
+	q.system_clock = ls->utc_clock == 1;
+	q.leap = next.leap;
+	q.set_tai = want_tai;
+	q.tai_offset = want_tai ? n : 0;
+	if (env_clock_req(&c->env, &q) != 0)
+		return;
+	ls->set_id = q.id;
+	ls->arm = next;
+	if (want_tai) {
+		ls->tai_sent = 1;
+		ls->tai = n;
+	}
+	if (act == LEAP_ACT_ARM) {
+		fmt_day(next.at_s, day, sizeof(day));
+		log_notice("leap second: %s armed on %s for %s",
+		    next.leap > 0 ? "leap61" : "leap59",
+		    clock_leap_clock_name(ls), day);
+	} else if (act == LEAP_ACT_CANCEL) {
+		log_notice("leap second: the flag is gone before midnight: "
+		    "cancelled on %s", clock_leap_clock_name(ls));
+	}
+}
+
+int
+clock_leap_set_reply(struct clockd *c, const struct netd_clock_reply *r)
+{
+	struct leapstate *ls = &c->leap;
+
+	if (ls->set_id == 0 || r->id != ls->set_id)
+		return 0;
+	ls->set_id = 0;
+	/* Not retried: netd's bounds (a leap counts as a 1 s step) do not
+	 * change until it reconnects; the servo then sees the second. */
+	if (!r->ok)
+		log_warnx("leap second: %s refused it (%s)",
+		    clock_leap_clock_name(ls), cpol_refusal_name(r->refusal));
 	return 1;
 }

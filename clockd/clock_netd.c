@@ -79,6 +79,7 @@ clock_cb_connected(void *arg, const struct netd_port_list *pl)
 	 * from it instead of stepping (the servo starts from there). */
 	(void)env_clock_read(&c->env, CLOCK_REQ_STATUS);
 	sysclk_connected(c, pl);
+	clock_leap_connected(c, pl);
 	for (i = 0; i < c->nports; i++) {
 		struct cport *p = &c->ports[i];
 
@@ -139,6 +140,9 @@ clock_cb_clock_reply(void *arg, const struct netd_clock_reply *r)
 	struct clockd *c = arg;
 	int ok = r->ok;
 
+	/* a leap second armed on either clock (clock_leap.c) */
+	if (clock_leap_set_reply(c, r))
+		return;
 	/* the system clock's and the compares (sysclk.c) */
 	if (sysclk_reply(c, r))
 		return;

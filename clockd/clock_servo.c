@@ -504,7 +504,13 @@ clock_synchronize(struct clockd *c, struct cport *p, int64_t t2_ns,
 		return;
 	/* 7.2.4: this clock counts UTC, the grandmaster TAI (ptpTimescale):
 	 * the offset of clocks in step is -currentUtcOffset (as ptp4l). */
+	clock_leap_update(c, t2_ns);
 	utc = cpol_utc_correction(c->local_utc, c->tds.flags, c->utc_offset);
+	/* A clock on UTC around a leap (8.2.4): no sample in the second it
+	 * repeats (skips), which a time stamp cannot place; after its
+	 * midnight the offset is the new one while the flag still shows. */
+	if (utc != 0 && leap_sample_utc(c->tds.flags, utc, t2_ns, &utc))
+		return;
 	if (utc != 0 && ptp_ns_add(offset, (int64_t)utc * 1000000000LL,
 	    &offset) != 0)
 		return;		/* beyond int64 ns: no time of this era */

@@ -193,6 +193,13 @@ struct leapstate {
 	int			 have_props;	/* props from a reading */
 	struct leap_props	 props;		/* announced as grandmaster */
 	int			 warned_expired; /* the clock past the expiry */
+	/* the leap second on the clock that counts UTC (kernel_leap 1) */
+	int			 kernel_leap;
+	int			 utc_clock;	/* -1 none, 0 PTP, 1 system */
+	struct leap_arm		 arm;		/* as sent to netd */
+	int			 tai_sent;	/* tai was sent (set_tai) */
+	int			 tai;
+	uint64_t		 set_id;	/* the ClockSetLeap in flight */
 };
 
 struct clockd {
@@ -341,6 +348,14 @@ void	clock_leap_fini(struct clockd *c);
 void	clock_leap_gm_time_properties(struct clockd *c);
 /* 1 when r answers the leap reading (consumed), else 0. */
 int	clock_leap_reply(struct clockd *c, const struct netd_clock_reply *r);
+/* netd's PortList: which clock counts UTC and takes a leap second. */
+void	clock_leap_connected(struct clockd *c, const struct netd_port_list *pl);
+/* timePropertiesDS against the PTP clock's time ptp_ns (a sample's t2 or
+ * a reading): arm, cancel or forget the leap on the UTC clock. */
+void	clock_leap_update(struct clockd *c, int64_t ptp_ns);
+/* 1 when r answers a ClockSetLeap (consumed), else 0. */
+int	clock_leap_set_reply(struct clockd *c,
+	    const struct netd_clock_reply *r);
 
 /* ---- clock_decision.c ---- */
 /* Asks for a state decision over all ports (coalesced, run soon). */

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "leap.h"
+#include "ptp_msg.h"
 
 #define NS	1000000000LL
 
@@ -80,4 +81,68 @@ leap_next_read_ns(const struct leaptab *t, int64_t utc_ns)
 	if (change - utc_ns < wait)
 		wait = change - utc_ns;
 	return wait < 1000000 ? 1000000 : wait;
+}
+
+/* The midnight nearest s: the flag is shown in the 12 h before it
+ * (LEAP_WINDOW_S) and a few s after it. */
+static int64_t
+nearest_midnight(int64_t s)
+{
+	int64_t h = s + LEAP_WINDOW_S;
+
+	return (h / 86400 - (h % 86400 < 0)) * 86400;
+}
+
+enum leap_act
+leap_slave_step(const struct leap_arm *cur, int flag, int64_t utc_ns,
+    struct leap_arm *next)
+{
+	int64_t s = floor_s(utc_ns), m = nearest_midnight(s);
+
+	*next = *cur;
+	/* Past an armed midnight: netd applied it (or refused it, logged
+	 * then); either way it is no longer armed. */
+	if (cur->leap != 0 && s >= cur->at_s) {
+		next->leap = 0;
+		next->at_s = 0;
+		return LEAP_ACT_DONE;
+	}
+	if (flag == 0) {
+		if (cur->leap == 0)
+			return LEAP_ACT_NONE;
+		next->leap = 0;
+		next->at_s = 0;
+		/* In the last second the grandmaster, a few us ahead, may
+		 * have dropped the flag at its midnight: netd applies it. */
+		return s < cur->at_s - 1 ? LEAP_ACT_CANCEL : LEAP_ACT_DONE;
+	}
+	if (cur->leap == flag && cur->at_s == m)
+		return LEAP_ACT_NONE;
+	/* leap59: 23:59:58 is the last second before the skipped one */
+	if (s >= m - (flag > 0 ? 1 : 2))
+		return LEAP_ACT_NONE;
+	next->leap = flag > 0 ? 1 : -1;
+	next->at_s = m;
+	return LEAP_ACT_ARM;
+}
+
+int
+leap_sample_utc(uint16_t flags, int n, int64_t local_ns, int *utc)
+{
+	int64_t s = floor_s(local_ns), m = nearest_midnight(s);
+
+	*utc = n;
+	if (flags & PTP_FLAG_LEAP61) {
+		if (s >= m - 1 && s < m)
+			return 1;
+		if (s >= m)
+			*utc = n + 1;
+	} else if (flags & PTP_FLAG_LEAP59) {
+		/* 23:59:58, the last second before the skipped one */
+		if (s >= m - 2 && s < m)
+			return 1;
+		if (s >= m)
+			*utc = n - 1;
+	}
+	return 0;
 }

@@ -64,4 +64,46 @@ int64_t	leap_next_read_ns(const struct leaptab *t, int64_t utc_ns);
  */
 int	leap_ambiguous(const struct leap_props *lp, int64_t utc_ns);
 
+/*
+ * The slave side (and a grandmaster's own UTC clock): a leap second armed
+ * on the clock that counts UTC (netd's ClockSetLeap), from the leap61/59
+ * flag of timePropertiesDS (8.2.4).  at_s is the 00:00 UTC it is armed
+ * for (Unix s); leap 0: nothing armed.
+ */
+struct leap_arm {
+	int		 leap;
+	int64_t		 at_s;
+};
+
+enum leap_act {
+	LEAP_ACT_NONE,		/* as it is */
+	LEAP_ACT_ARM,		/* send next->leap, armed for next->at_s */
+	LEAP_ACT_CANCEL,	/* the flag went before the last second: 0 */
+	LEAP_ACT_DONE,		/* the midnight passed: netd applied it, no
+				 * request (netd clears its own flag) */
+};
+
+/*
+ * What to do when timePropertiesDS shows flag (+1 leap61, -1 leap59, 0)
+ * and the clock's UTC is utc_ns (POSIX, no leap applied yet: the PTP
+ * clock's time less the offset believed before the leap).  A leap is
+ * armed only before the last second of the day (the nearest midnight's,
+ * as the flag is shown in the 12 h before it): inside it or after the
+ * midnight a UTC clock may already have repeated its second, and an
+ * arming then would insert a second at the next midnight.  *next is the
+ * state after the action.
+ */
+enum leap_act leap_slave_step(const struct leap_arm *cur, int flag,
+	    int64_t utc_ns, struct leap_arm *next);
+/*
+ * The UTC offset (s) *utc for a sample of a clock that counts UTC taken at
+ * its time local_ns against a TAI grandmaster that announces n and flags:
+ * n, but n+1 (leap61) or n-1 (leap59) once the local clock is past the
+ * midnight while the grandmaster still shows the old n with the flag.
+ * 1 (the sample is held) in the second the clock repeats (leap61: a time
+ * stamp there cannot be placed) or in the one before the skip (leap59),
+ * else 0.
+ */
+int	leap_sample_utc(uint16_t flags, int n, int64_t local_ns, int *utc);
+
 #endif /* PTPSEP_CLOCKD_LEAP_H */

@@ -170,6 +170,8 @@ static struct {
 			 t[NT];
 	uint64_t	 read_id;	/* the last read asked, 0: none */
 	unsigned	 reads;
+	unsigned	 nleap;		/* ClockSetLeap requests */
+	struct netd_clock_req leap;	/* the last one */
 } W;
 static struct clockd clk;
 static struct cfg *cfg;
@@ -257,13 +259,24 @@ f_step(void *ctx, uint64_t id, int64_t ns)
 	return 0;
 }
 
+static int
+f_clock_req(void *ctx, const struct netd_clock_req *q)
+{
+	(void)ctx;
+	if (q->op == NETD_CLOCK_LEAP) {
+		W.nleap++;
+		W.leap = *q;
+	}
+	return 0;
+}
+
 static const struct env_ops fops = {
 	.now = f_now, .timer_new = f_timer_new, .timer_free = f_timer_free,
 	.timer_arm = f_timer_arm, .timer_cancel = f_timer_cancel,
 	.timer_pending = f_timer_pending, .netd_start = f_netd_start,
 	.netd_ready = f_netd_ready, .send_frame = f_send_frame,
 	.clock_read = f_clock_read, .clock_adjfreq = f_adjfreq,
-	.clock_step = f_step,
+	.clock_step = f_step, .clock_req = f_clock_req,
 };
 
 /* The leap reading's timer (the engine's others are not run here). */
@@ -457,6 +470,265 @@ test_no_leapfile(void **state)
 	cfg_free(cfg);
 }
 
+/* ---- the slave's leap (and a grandmaster's own UTC clock) ---- */
+
+static void
+test_slave_step(void **state)
+{
+	struct leap_arm cur = { 0, 0 }, next;
+
+	(void)state;
+	/* no flag, nothing armed: nothing */
+	assert_int_equal(leap_slave_step(&cur, 0, (D2017 - 40) * S, &next),
+	    LEAP_ACT_NONE);
+	/* leap61 40 s before: armed for the midnight, once */
+	assert_int_equal(leap_slave_step(&cur, 1, (D2017 - 40) * S, &next),
+	    LEAP_ACT_ARM);
+	assert_int_equal(next.leap, 1);
+	assert_int_equal(next.at_s, D2017);
+	cur = next;
+	assert_int_equal(leap_slave_step(&cur, 1, (D2017 - 39) * S, &next),
+	    LEAP_ACT_NONE);
+	assert_int_equal(leap_slave_step(&cur, 1, D2017 * S - 1, &next),
+	    LEAP_ACT_NONE);
+	/* the flag gone before the last second: cancel */
+	assert_int_equal(leap_slave_step(&cur, 0, (D2017 - 2) * S, &next),
+	    LEAP_ACT_CANCEL);
+	assert_int_equal(next.leap, 0);
+	/* ... in the last second: netd applies it, no request */
+	assert_int_equal(leap_slave_step(&cur, 0, (D2017 - 1) * S, &next),
+	    LEAP_ACT_DONE);
+	/* past the midnight, the flag still shown: done, not re-armed */
+	assert_int_equal(leap_slave_step(&cur, 1, D2017 * S, &next),
+	    LEAP_ACT_DONE);
+	cur = next;
+	assert_int_equal(cur.leap, 0);
+	assert_int_equal(leap_slave_step(&cur, 1, (D2017 + 2) * S, &next),
+	    LEAP_ACT_NONE);
+	/* first seen in the last second (or the repeated one): too late,
+	 * an arming would insert a second at the next midnight */
+	assert_int_equal(leap_slave_step(&cur, 1, (D2017 - 1) * S, &next),
+	    LEAP_ACT_NONE);
+	/* 12 h before: armed; leap59 stops at 23:59:58 */
+	assert_int_equal(leap_slave_step(&cur, 1, (D2017 - 43200) * S, &next),
+	    LEAP_ACT_ARM);
+	assert_int_equal(next.at_s, D2017);
+	assert_int_equal(leap_slave_step(&cur, -1, (D2017 - 3) * S, &next),
+	    LEAP_ACT_ARM);
+	assert_int_equal(next.leap, -1);
+	assert_int_equal(leap_slave_step(&cur, -1, (D2017 - 2) * S, &next),
+	    LEAP_ACT_NONE);
+	/* leap61 armed, the grandmaster now says leap59: re-armed */
+	cur.leap = 1;
+	cur.at_s = D2017;
+	assert_int_equal(leap_slave_step(&cur, -1, (D2017 - 60) * S, &next),
+	    LEAP_ACT_ARM);
+	assert_int_equal(next.leap, -1);
+}
+
+static void
+test_sample_utc(void **state)
+{
+	uint16_t f61 = PTP_FLAG_LEAP61 | PTP_FLAG_PTP_TIMESCALE;
+	int u;
+
+	(void)state;
+	assert_int_equal(leap_sample_utc(f61, 36, (D2017 - 2) * S, &u), 0);
+	assert_int_equal(u, 36);
+	assert_int_equal(leap_sample_utc(f61, 36, (D2017 - 1) * S - 1, &u), 0);
+	assert_int_equal(u, 36);
+	/* 23:59:59 (twice): held */
+	assert_int_equal(leap_sample_utc(f61, 36, (D2017 - 1) * S, &u), 1);
+	assert_int_equal(leap_sample_utc(f61, 36, D2017 * S - 1, &u), 1);
+	assert_int_equal(leap_sample_utc(f61, 36, D2017 * S, &u), 0);
+	assert_int_equal(u, 37);
+	assert_int_equal(leap_sample_utc(f61, 36, (D2017 + 3) * S, &u), 0);
+	assert_int_equal(u, 37);
+	/* leap59: 23:59:58 held, 23:59:59 skipped, 35 after */
+	assert_int_equal(leap_sample_utc(PTP_FLAG_LEAP59, 36, (D2017 - 3) * S,
+	    &u), 0);
+	assert_int_equal(u, 36);
+	assert_int_equal(leap_sample_utc(PTP_FLAG_LEAP59, 36, (D2017 - 2) * S,
+	    &u), 1);
+	assert_int_equal(leap_sample_utc(PTP_FLAG_LEAP59, 36, D2017 * S, &u),
+	    0);
+	assert_int_equal(u, 35);
+	/* no flag: n */
+	assert_int_equal(leap_sample_utc(0, 37, (D2017 - 1) * S, &u), 0);
+	assert_int_equal(u, 37);
+}
+
+/* A slave (steps_removed 1) with kernel_leap 1: the parent's flags as
+ * clock_synchronize() passes each sample's t2 (a PHC: TAI). */
+static void
+slave_start(int kernel_leap, int sys_leap, int ptp_leap)
+{
+	static const uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
+	struct netd_port_desc port = {
+		.iface = "eth0", .transport = NETD_TR_L2, .clock_identity = id,
+	};
+	struct netd_port_list pl = { .ports = &port, .nports = 1,
+	    .have_clock = 1, .have_sys_clock = 1 };
+	struct env env = { &fops, NULL };
+	struct netd_clock_reply r = { .id = CLOCK_REQ_STATUS, .ok = 1 };
+
+	memset(&W, 0, sizeof(W));
+	W.now = 1000 * S;
+	pl.clock.leap_allowed = ptp_leap;
+	pl.clock.ptp_timescale = 1;
+	pl.sys_clock.leap_allowed = sys_leap;
+	cfg = cfg_new();
+	assert_non_null(cfg);
+	assert_int_equal(cfg_set_str(cfg, NULL, "clock_device", "/dev/ptp0"),
+	    0);
+	assert_int_equal(cfg_set_int(cfg, NULL, "kernel_leap", kernel_leap),
+	    0);
+	assert_int_equal(clock_init(&clk, &env, cfg), 0);
+	clock_netd_cbs.connected(&clk, &pl);
+	clock_netd_cbs.clock_reply(&clk, &r);
+	clk.cds.steps_removed = 1;
+	clk.tds.current_utc_offset = 36;
+	clk.tds.flags = PTP_FLAG_PTP_TIMESCALE | PTP_FLAG_UTC_OFFSET_VALID;
+}
+
+static void
+answer_leap(int ok)
+{
+	struct netd_clock_reply r = { .id = W.leap.id, .ok = ok,
+	    .system_clock = W.leap.system_clock,
+	    .refusal = ok ? CR_NONE : CR_STEP_NOT_ALLOWED };
+
+	clock_netd_cbs.clock_reply(&clk, &r);
+	assert_int_equal(clk.leap.set_id, 0);
+}
+
+#define TAI(utc_s)	(((utc_s) + 36) * S)
+
+static void
+test_slave_arm(void **state)
+{
+	(void)state;
+	slave_start(1, 1, 0);
+	clock_leap_update(&clk, TAI(D2017 - 50));
+	assert_int_equal(W.nleap, 0);
+	clk.tds.flags |= PTP_FLAG_LEAP61;
+	clock_leap_update(&clk, TAI(D2017 - 40));
+	assert_int_equal(W.nleap, 1);
+	assert_int_equal(W.leap.op, NETD_CLOCK_LEAP);
+	assert_int_equal(W.leap.system_clock, 1);
+	assert_int_equal(W.leap.leap, 1);
+	assert_int_equal(W.leap.set_tai, 0);	/* not timeTraceable */
+	/* once: not again while in flight, nor after the answer */
+	clock_leap_update(&clk, TAI(D2017 - 39));
+	answer_leap(1);
+	clock_leap_update(&clk, TAI(D2017 - 38));
+	assert_int_equal(W.nleap, 1);
+	/* the flag gone 10 s before: cancelled */
+	clk.tds.flags &= (uint16_t)~PTP_FLAG_LEAP61;
+	clock_leap_update(&clk, TAI(D2017 - 10));
+	assert_int_equal(W.nleap, 2);
+	assert_int_equal(W.leap.leap, 0);
+	answer_leap(1);
+	/* again, and this time through the midnight: no request there;
+	 * then timeTraceable: the new offset set (set_tai), leap 0 */
+	clk.tds.flags |= PTP_FLAG_LEAP61;
+	clock_leap_update(&clk, TAI(D2017 - 5));
+	assert_int_equal(W.nleap, 3);
+	assert_int_equal(W.leap.leap, 1);
+	answer_leap(1);
+	clock_leap_update(&clk, TAI(D2017 - 1) + S / 2);
+	clock_leap_update(&clk, TAI(D2017) + S / 2);	/* the repeat */
+	clock_leap_update(&clk, TAI(D2017 + 1) + S / 2);
+	assert_int_equal(W.nleap, 3);
+	assert_int_equal(clk.leap.arm.leap, 0);
+	clk.tds.current_utc_offset = 37;
+	clk.tds.flags = PTP_FLAG_PTP_TIMESCALE | PTP_FLAG_UTC_OFFSET_VALID |
+	    PTP_FLAG_TIME_TRACEABLE;
+	clock_leap_update(&clk, (D2017 + 3 + 37) * S);
+	assert_int_equal(W.nleap, 4);
+	assert_int_equal(W.leap.leap, 0);
+	assert_int_equal(W.leap.set_tai, 1);
+	assert_int_equal(W.leap.tai_offset, 37);
+	answer_leap(1);
+	clock_leap_update(&clk, (D2017 + 4 + 37) * S);
+	assert_int_equal(W.nleap, 4);
+	stop();
+}
+
+/* The PTP clock when it counts UTC and the system clock takes none; a
+ * refusal is not retried; with set_tai while valid and traceable. */
+static void
+test_slave_ptp_clock(void **state)
+{
+	(void)state;
+	slave_start(1, 0, 1);
+	clk.tds.flags |= PTP_FLAG_LEAP61 | PTP_FLAG_TIME_TRACEABLE;
+	clock_leap_update(&clk, TAI(D2017 - 40));
+	assert_int_equal(W.nleap, 1);
+	assert_int_equal(W.leap.system_clock, 0);
+	assert_int_equal(W.leap.leap, 1);
+	assert_int_equal(W.leap.set_tai, 1);
+	assert_int_equal(W.leap.tai_offset, 36);
+	answer_leap(0);
+	clock_leap_update(&clk, TAI(D2017 - 30));
+	assert_int_equal(W.nleap, 1);
+	stop();
+}
+
+/* kernel_leap 0, or no clock that takes a leap: nothing is sent. */
+static void
+test_slave_off(void **state)
+{
+	(void)state;
+	slave_start(0, 1, 1);
+	clk.tds.flags |= PTP_FLAG_LEAP61 | PTP_FLAG_TIME_TRACEABLE;
+	clock_leap_update(&clk, TAI(D2017 - 40));
+	assert_int_equal(W.nleap, 0);
+	stop();
+	slave_start(1, 0, 0);
+	clk.tds.flags |= PTP_FLAG_LEAP61 | PTP_FLAG_TIME_TRACEABLE;
+	clock_leap_update(&clk, TAI(D2017 - 40));
+	assert_int_equal(W.nleap, 0);
+	stop();
+}
+
+/* A PTP clock on UTC under a TAI grandmaster: no sample in the second
+ * it repeats; after its midnight N+1 while the flag still shows; then
+ * the new offset announced. */
+static void
+test_servo_hold(void **state)
+{
+	int64_t t2;
+
+	(void)state;
+	slave_start(1, 0, 1);
+	clk.local_utc = 1;
+	clk.utc_offset = 36;
+	clk.tds.flags |= PTP_FLAG_LEAP61;
+	assert_non_null(clk.servo);
+	t2 = (D2017 - 5) * S;
+	clock_synchronize(&clk, &clk.ports[0], t2, -36 * S + 100, 500);
+	assert_int_equal(clk.cds.offset_from_master, 100);
+	/* the last second, and its repeat: held */
+	t2 = (D2017 - 1) * S + S / 2;
+	clock_synchronize(&clk, &clk.ports[0], t2, -36 * S + 5000, 500);
+	assert_int_equal(clk.cds.offset_from_master, 100);
+	clock_synchronize(&clk, &clk.ports[0], t2, -37 * S + 6000, 500);
+	assert_int_equal(clk.cds.offset_from_master, 100);
+	/* after the midnight, the flag still shown: 37 applied */
+	t2 = D2017 * S + S / 2;
+	clock_synchronize(&clk, &clk.ports[0], t2, -37 * S + 120, 500);
+	assert_int_equal(clk.cds.offset_from_master, 120);
+	/* the grandmaster's new offset */
+	clk.tds.flags &= (uint16_t)~PTP_FLAG_LEAP61;
+	clk.tds.current_utc_offset = 37;
+	clk.utc_offset = 37;
+	t2 = (D2017 + 2) * S;
+	clock_synchronize(&clk, &clk.ports[0], t2, -37 * S + 90, 500);
+	assert_int_equal(clk.cds.offset_from_master, 90);
+	stop();
+}
+
 int
 main(void)
 {
@@ -470,6 +742,12 @@ main(void)
 		cmocka_unit_test(test_gm_phc),
 		cmocka_unit_test(test_gm_before_1972),
 		cmocka_unit_test(test_no_leapfile),
+		cmocka_unit_test(test_slave_step),
+		cmocka_unit_test(test_sample_utc),
+		cmocka_unit_test(test_slave_arm),
+		cmocka_unit_test(test_slave_ptp_clock),
+		cmocka_unit_test(test_slave_off),
+		cmocka_unit_test(test_servo_hold),
 	};
 
 	log_init("test_leap", 1, LOG_LVL_WARN);
