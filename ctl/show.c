@@ -709,6 +709,9 @@ ctl_json_clock_state(struct ctl_json *j, const char *key,
 	    st->offset_from_realtime_ns);
 	ctl_json_double(j, "freq_ppb", st->freq_ppb);
 	ctl_json_uint(j, "steps", st->steps);
+	ctl_json_int(j, "leap", st->leap);
+	ctl_json_int(j, "tai_offset", st->tai_offset);
+	ctl_json_uint(j, "leaps", st->leaps);
 	ctl_json_end_obj(j);
 }
 
@@ -808,6 +811,10 @@ ctl_show_netd_clock_state(const char *what, const Ptpsep__Ctl__ClockState *st)
 	printf("%-20s freq %.3f ppb, %" PRIu64 " step(s), %" PRId64
 	    " ns from CLOCK_REALTIME (virtual clocks)\n", label,
 	    st->freq_ppb, st->steps, st->offset_from_realtime_ns);
+	snprintf(label, sizeof(label), "%s leap", what);
+	printf("%-20s %s, TAI offset %d s, %" PRIu64 " leap(s) applied\n",
+	    label, st->leap > 0 ? "insert armed" : st->leap < 0 ?
+	    "delete armed" : "none armed", (int)st->tai_offset, st->leaps);
 }
 
 void

@@ -342,7 +342,7 @@ static const struct cfg_key keys[] = {
 	P_INT("inhibit_multicast_service", UNIMPL, 0, 0, 1),
 	G_INT("initial_delay", UNIMPL, 0, 0, INT_MAX),
 	P_INT4("interface_rate_tlv", 0, 0, 1),
-	G_INT("kernel_leap", UNIMPL, 1, 0, 1),
+	G_INT("kernel_leap", IMPL, 1, 0, 1),
 	G_STR("leapfile", IMPL, NULL),
 	P_INT("logAnnounceInterval", IMPL, 1, INT8_MIN, INT8_MAX),
 	P_INT("logMinDelayReqInterval", IMPL, 0, INT8_MIN, INT8_MAX),

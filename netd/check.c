@@ -259,6 +259,22 @@ check_clock_request(const Ptpsep__Netd__ClockRequest *r, struct clock_req *out,
 		out->op = CLOCK_OP_STEP;
 		out->step_ns = r->step->offset_ns;
 		return CHECK_OK;
+	case PTPSEP__NETD__CLOCK_REQUEST__OP_SET_LEAP:
+		/* No clockd sends these: a violation, not a refusal. */
+		if (r->set_leap->leap < -1 || r->set_leap->leap > 1) {
+			*why = "ClockSetLeap leap is not +1, -1 or 0";
+			return CHECK_VIOLATION;
+		}
+		if (r->set_leap->set_tai && (r->set_leap->tai_offset < 0 ||
+		    r->set_leap->tai_offset > CLOCK_TAI_OFFSET_MAX)) {
+			*why = "ClockSetLeap tai_offset outside 0..1000";
+			return CHECK_VIOLATION;
+		}
+		out->op = CLOCK_OP_LEAP;
+		out->leap = r->set_leap->leap;
+		out->tai_offset = r->set_leap->tai_offset;
+		out->set_tai = r->set_leap->set_tai != 0;
+		return CHECK_OK;
 	default:
 		*why = "ClockRequest without an operation";
 		return CHECK_VIOLATION;
@@ -281,6 +297,8 @@ check_refuse_reason(enum clock_status st)
 		return PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED;
 	case CLOCK_ST_INVALID:
 		return PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST;
+	case CLOCK_ST_NOT_SUPPORTED:
+		return PTPSEP__REFUSE_REASON__REFUSE_NOT_SUPPORTED;
 	}
 	return PTPSEP__REFUSE_REASON__REFUSE_BAD_REQUEST;
 }

@@ -74,6 +74,21 @@ clock_to_timescale(struct clock *c, struct timespec raw, struct timespec *out)
 }
 
 int
+clock_set_leap(struct clock *c, int leap, int tai, int set_tai)
+{
+	int rc;
+
+	if (!c->leap_allowed)
+		return -EOPNOTSUPP;
+	if ((rc = c->ops->set_leap(c, leap, tai, set_tai)) < 0)
+		return rc;
+	c->leap = leap;
+	if (set_tai)
+		c->tai_offset = tai;
+	return 0;
+}
+
+int
 clock_get_state(struct clock *c, const struct timespec *raw,
     struct clock_state *st)
 {
@@ -83,10 +98,14 @@ clock_get_state(struct clock *c, const struct timespec *raw,
 
 	memset(st, 0, sizeof(*st));
 	st->steps = c->steps;
+	st->tai_offset = c->tai_offset;
 	if ((rc = clock_getfreq(c, &st->freq_ppb)) < 0)
 		return rc;
-	if (c->kind != CLOCK_KIND_VIRTUAL)
+	if (c->kind != CLOCK_KIND_VIRTUAL) {
+		st->leap = c->leap;
+		st->leaps = c->leaps;
 		return 0;
+	}
 	if (raw == NULL) {
 		if (clock_gettime(CLOCK_REALTIME, &now) != 0)
 			return -errno;
@@ -98,6 +117,9 @@ clock_get_state(struct clock *c, const struct timespec *raw,
 		return rc;
 	st->offset_from_realtime_ns = t - r;
 	st->have_offset = 1;
+	/* After the conversion: it applies a leap that is due at raw. */
+	st->leap = c->leap;
+	st->leaps = c->leaps;
 	return 0;
 }
 
@@ -138,14 +160,28 @@ clock_apply(struct clock *c, const struct clock_bounds *b,
 {
 	int rc;
 
-	*status = clock_check_request(b, st, req, now_ns);
+	/* Whatever the bounds: a clock on TAI takes no leap second. */
+	if (req->op == CLOCK_OP_LEAP && !c->leap_allowed)
+		*status = CLOCK_ST_NOT_SUPPORTED;
+	else
+		*status = clock_check_request(b, st, req, now_ns);
 	if (*status != CLOCK_ST_OK) {
 		log_warnx("clock %s: %s request refused: %s", c->name,
-		    req->op == CLOCK_OP_STEP ? "step" : "adjfreq",
-		    clock_status_name(*status));
+		    clock_op_name(req->op), clock_status_name(*status));
 		return -EPERM;
 	}
-	if (req->op == CLOCK_OP_ADJFREQ) {
+	if (req->op == CLOCK_OP_LEAP) {
+		rc = clock_set_leap(c, req->leap, req->tai_offset,
+		    req->set_tai);
+		/* Counted as the 1 s step it is, even if it failed. */
+		if (req->leap != 0)
+			clock_bounds_record_step(st, now_ns);
+		if (rc == 0)
+			log_info("clock %s: leap %+d %s%s", c->name, req->leap,
+			    req->leap ? "armed for the next UTC midnight" :
+			    "cancelled", req->set_tai ? ", TAI offset set" :
+			    "");
+	} else if (req->op == CLOCK_OP_ADJFREQ) {
 		rc = clock_adjfreq(c, req->freq_ppb);
 		/* As for steps: a failed attempt still starts the interval. */
 		clock_bounds_record_adj(st, now_ns);
@@ -161,8 +197,7 @@ clock_apply(struct clock *c, const struct clock_bounds *b,
 	}
 	if (rc < 0) {
 		errno = -rc;
-		log_warn("clock %s: %s", c->name,
-		    req->op == CLOCK_OP_STEP ? "step" : "adjfreq");
+		log_warn("clock %s: %s", c->name, clock_op_name(req->op));
 	}
 	return rc;
 }

@@ -51,6 +51,8 @@ struct clock_ops {
 	int (*getfreq)(struct clock *c, double *ppb);
 	int (*to_timescale)(struct clock *c, struct timespec raw,
 	    struct timespec *out);
+	/* Arm (+1, -1) or cancel (0) a leap second; set_tai: TAI - UTC. */
+	int (*set_leap)(struct clock *c, int leap, int tai, int set_tai);
 	void (*destroy)(struct clock *c);
 };
 
@@ -65,6 +67,18 @@ struct clock {
 	clockid_t		 base_clkid;
 	/* Steps clock_apply() made (ClockState.steps, ptpctl netd). */
 	uint64_t		 steps;
+	/*
+	 * Whether the clock counts UTC and may take a leap second
+	 * (ClockInfo.leap_allowed): set by the backend (system, virtual:
+	 * yes; PHC: no, it counts TAI), then cleared by netd for a clock
+	 * on PTP time or with kernel_leap 0.  clock_apply() refuses a
+	 * ClockSetLeap on a clock without it (NOT_SUPPORTED).
+	 */
+	int			 leap_allowed;
+	int			 leap;		/* armed: +1, -1, 0 none */
+	int			 tai_offset;	/* last set, TAI - UTC (s) */
+	/* Leap seconds applied (the virtual clock: at its midnight). */
+	uint64_t		 leaps;
 };
 
 /*
@@ -96,6 +110,13 @@ int	clock_step(struct clock *c, int64_t ns);
 int	clock_getfreq(struct clock *c, double *ppb);
 int	clock_to_timescale(struct clock *c, struct timespec raw,
 	    struct timespec *out);
+/*
+ * Arms (+1 insert, -1 delete) or cancels (0) a leap second at the clock's
+ * next UTC midnight, and with set_tai sets TAI - UTC (the kernel's
+ * ADJ_TAI).  No bounds: clock_apply() checks them.  -EOPNOTSUPP on a
+ * clock that is not leap_allowed.
+ */
+int	clock_set_leap(struct clock *c, int leap, int tai, int set_tai);
 const char *clock_kind_name(enum clock_kind kind);
 
 /* Backends (clock_posix.c, clock_virtual.c). */
@@ -113,6 +134,9 @@ struct clock_state {
 	int64_t	offset_from_realtime_ns;
 	double	freq_ppb;
 	uint64_t steps;
+	int	leap;		/* armed */
+	int	tai_offset;
+	uint64_t leaps;		/* applied */
 };
 /*
  * raw: the CLOCK_REALTIME time to map (tests), NULL: read it now.
@@ -188,6 +212,8 @@ struct timespec clock_ns_to_ts(int64_t ns);
 enum clock_op {
 	CLOCK_OP_ADJFREQ,
 	CLOCK_OP_STEP,
+	/* ClockSetLeap: an armed leap is bounded as a 1 s step */
+	CLOCK_OP_LEAP,
 };
 
 enum clock_status {
@@ -199,6 +225,7 @@ enum clock_status {
 	CLOCK_ST_RATE_LIMITED,
 	CLOCK_ST_INVALID,		/* NaN/inf, |step| > 2^62, bad op */
 	CLOCK_ST_STEP_TOO_LARGE,	/* |step| > max_step_ns */
+	CLOCK_ST_NOT_SUPPORTED,		/* a leap on a clock not on UTC */
 };
 
 struct clock_bounds {
@@ -229,6 +256,10 @@ struct clock_req {
 	enum clock_op	op;
 	double		freq_ppb;	/* CLOCK_OP_ADJFREQ */
 	int64_t		step_ns;	/* CLOCK_OP_STEP */
+	/* CLOCK_OP_LEAP: +1, -1, 0 (cancel); tai_offset when set_tai */
+	int		leap;
+	int		tai_offset;
+	int		set_tai;
 	/* Not a bound: which clock (relay.c), ClockRequest.system_clock. */
 	int		system_clock;
 };
@@ -257,6 +288,9 @@ void	clock_bounds_record_step(struct clock_bounds_state *st, int64_t now_ns);
 void	clock_bounds_record_adj(struct clock_bounds_state *st,
 	    int64_t now_ns);
 const char *clock_status_name(enum clock_status st);
+const char *clock_op_name(enum clock_op op);
+/* ClockSetLeap.tai_offset range (s): 37 in 2017, room for centuries. */
+#define CLOCK_TAI_OFFSET_MAX	1000
 /*
  * Whether netd answers a request (doc/design.md, the channel): a read, a
  * step and every refusal get a ClockReply; an accepted frequency change

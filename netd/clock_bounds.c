@@ -120,6 +120,29 @@ clock_check_request(const struct clock_bounds *b,
     int64_t now_ns)
 {
 	switch (req->op) {
+	case CLOCK_OP_LEAP:
+		if (req->leap < -1 || req->leap > 1 || (req->set_tai &&
+		    (req->tai_offset < 0 ||
+		    req->tai_offset > CLOCK_TAI_OFFSET_MAX)))
+			return CLOCK_ST_INVALID;
+		/* A cancel (or only a TAI offset) moves no clock. */
+		if (req->leap == 0)
+			return CLOCK_ST_OK;
+		/*
+		 * An armed leap moves the clock by 1 s at midnight: it gets
+		 * no more than a 1 s step would, so a hostile clockd cannot
+		 * use leaps to get round allow_step, max_step_ns or the
+		 * step window (doc/design.md, the bounds on the clock).
+		 */
+		if (!b->allow_step)
+			return CLOCK_ST_STEP_NOT_ALLOWED;
+		if (b->max_step_ns > 0 && b->max_step_ns < NSEC_PER_SEC)
+			return CLOCK_ST_STEP_TOO_LARGE;
+		if (b->max_steps > 0 &&
+		    steps_in_window(st, b->step_interval_ns, now_ns) >=
+		    b->max_steps)
+			return CLOCK_ST_RATE_LIMITED;
+		return CLOCK_ST_OK;
 	case CLOCK_OP_ADJFREQ:
 		if (!isfinite(req->freq_ppb))
 			return CLOCK_ST_INVALID;
@@ -185,6 +208,22 @@ clock_status_name(enum clock_status st)
 		return "INVALID";
 	case CLOCK_ST_STEP_TOO_LARGE:
 		return "STEP_TOO_LARGE";
+	case CLOCK_ST_NOT_SUPPORTED:
+		return "NOT_SUPPORTED";
+	}
+	return "?";
+}
+
+const char *
+clock_op_name(enum clock_op op)
+{
+	switch (op) {
+	case CLOCK_OP_ADJFREQ:
+		return "frequency";
+	case CLOCK_OP_STEP:
+		return "step";
+	case CLOCK_OP_LEAP:
+		return "leap";
 	}
 	return "?";
 }

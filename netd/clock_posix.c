@@ -113,6 +113,38 @@ pclock_step(struct clock *c, int64_t ns)
 	return drv()->adjtime(c->base_clkid, &tx);
 }
 
+/*
+ * The kernel's leap second for CLOCK_REALTIME: STA_INS (STA_DEL) makes it
+ * repeat (skip) 23:59:59 at the next UTC midnight, and ADJ_TAI sets the
+ * offset CLOCK_TAI keeps.  ADJ_STATUS writes the whole status, so it is
+ * read first and only the leap bits change (STA_PLL, STA_UNSYNC and the
+ * others stay as ntpd or the operator left them).  A PHC counts TAI and
+ * takes no leap (leap_allowed 0: clock_set_leap() never gets here).
+ */
+static int
+pclock_set_leap(struct clock *c, int leap, int tai, int set_tai)
+{
+	struct timex tx;
+	int err;
+
+	if (c->kind != CLOCK_KIND_SYSTEM)
+		return -EOPNOTSUPP;
+	memset(&tx, 0, sizeof(tx));	/* modes 0: read only */
+	if ((err = drv()->adjtime(c->base_clkid, &tx)) != 0)
+		return err;
+	tx.status &= ~(STA_INS | STA_DEL);
+	if (leap > 0)
+		tx.status |= STA_INS;
+	else if (leap < 0)
+		tx.status |= STA_DEL;
+	tx.modes = ADJ_STATUS;
+	if (set_tai) {
+		tx.modes |= ADJ_TAI;
+		tx.constant = tai;
+	}
+	return drv()->adjtime(c->base_clkid, &tx);
+}
+
 /* Timestamps are already in this clock's timescale. */
 static int
 pclock_to_timescale(struct clock *c, struct timespec raw, struct timespec *out)
@@ -145,6 +177,7 @@ static const struct clock_ops pclock_ops = {
 	.step = pclock_step,
 	.getfreq = pclock_getfreq,
 	.to_timescale = pclock_to_timescale,
+	.set_leap = pclock_set_leap,
 	.destroy = pclock_destroy,
 };
 
@@ -160,6 +193,7 @@ clock_system_open(void)
 	snprintf(pc->base.name, sizeof(pc->base.name), "system");
 	pc->base.max_adj_ppb = SYSTEM_MAX_ADJ_PPB;
 	pc->base.base_clkid = CLOCK_REALTIME;
+	pc->base.leap_allowed = 1;	/* CLOCK_REALTIME counts UTC */
 	pc->fd = -1;
 	return &pc->base;
 }

@@ -22,6 +22,16 @@
  * just before a request but converted after it uses the frequency and
  * offset in force when it was taken.  The piecewise mapping is continuous
  * at each adjfreq boundary, so monotonicity holds across them too.
+ *
+ * A leap second (set_leap) is emulated as the kernel does it for
+ * CLOCK_REALTIME: armed +1, the clock reads 1 s less from the instant it
+ * reaches the next UTC midnight (virtual time a multiple of 86400 s), so
+ * 23:59:59 repeats; armed -1, it reads 1 s more from 23:59:59, which is
+ * skipped.  Either is a segment pushed at the crossing, found the first
+ * time a raw time past it is read or converted (or before a request
+ * starts a segment), then the leap is disarmed and counted: once only.
+ * A step or frequency change keeps an armed leap, as the kernel keeps
+ * STA_INS; a step that jumps over the midnight does not apply it.
  */
 #include "config.h"
 
@@ -43,10 +53,17 @@
  * the clock never runs backward.
  */
 #define VCLOCK_MAX_ADJ_PPB	100000000.0
+#define VCLOCK_DAY_NS		(86400 * NSEC_PER_SEC)
 
 struct vseg {
-	int64_t	real;		/* raw time at which the segment starts */
-	int64_t	virt;		/* virtual time at that instant */
+	int64_t	from;		/* raw time at which the segment starts */
+	/*
+	 * The mapping: virtual time virt at raw time real, which is from
+	 * except for a leap's segment, which keeps the base of the one
+	 * before shifted by 1 s, so that it reads exactly 1 s off it.
+	 */
+	int64_t	real;
+	int64_t	virt;
 	int64_t	freq_ppq;	/* effective frequency in the segment */
 };
 
@@ -58,6 +75,7 @@ struct vclock {
 	double		 adj_ppb;	/* what adjfreq() last set */
 	struct vseg	 seg[VCLOCK_SEGS];	/* oldest first */
 	unsigned	 nseg;
+	int64_t		 leap_from;	/* raw time the leap was armed */
 };
 
 /*
@@ -127,7 +145,7 @@ seg_for(const struct vclock *vc, int64_t t)
 	unsigned i;
 
 	for (i = vc->nseg; i-- > 0;)
-		if (vc->seg[i].real <= t)
+		if (vc->seg[i].from <= t)
 			return &vc->seg[i];
 	return &vc->seg[0];
 }
@@ -140,17 +158,106 @@ seg_for(const struct vclock *vc, int64_t t)
 static void
 seg_push(struct vclock *vc, int64_t now, int64_t virt, int64_t freq_ppq)
 {
-	if (vc->nseg > 0 && now < vc->seg[vc->nseg - 1].real)
+	if (vc->nseg > 0 && now < vc->seg[vc->nseg - 1].from)
 		vc->nseg = 0;
 	if (vc->nseg == VCLOCK_SEGS) {
 		memmove(&vc->seg[0], &vc->seg[1],
 		    (VCLOCK_SEGS - 1) * sizeof(vc->seg[0]));
 		vc->nseg--;
 	}
+	vc->seg[vc->nseg].from = now;
 	vc->seg[vc->nseg].real = now;
 	vc->seg[vc->nseg].virt = virt;
 	vc->seg[vc->nseg].freq_ppq = freq_ppq;
 	vc->nseg++;
+}
+
+/* floor(a / b) for b > 0. */
+static int64_t
+floor_div64(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+
+	if (a % b != 0 && a < 0)
+		q--;
+	return q;
+}
+
+/*
+ * The first raw time in [from, ...) at which segment s reads x or more;
+ * s maps non-decreasingly and reads x at most a few ns after the
+ * estimate, so the correction loops run a step or two.
+ */
+static int
+seg_crossing(const struct vseg *s, int64_t from, int64_t x, int64_t *tc)
+{
+	__int128 d = (__int128)(x - s->virt) * PPQ_SCALE /
+	    (PPQ_SCALE + s->freq_ppq);
+	int64_t t, v;
+	int rc;
+
+	if (d > INT64_MAX - s->real)
+		return -ERANGE;
+	t = s->real + (int64_t)d;
+	if (t < from)
+		t = from;
+	for (;;) {
+		if ((rc = seg_map(s, t, &v)) < 0)
+			return rc;
+		if (v >= x)
+			break;
+		t++;
+	}
+	while (t > from) {
+		if ((rc = seg_map(s, t - 1, &v)) < 0)
+			return rc;
+		if (v < x)
+			break;
+		t--;
+	}
+	*tc = t;
+	return 0;
+}
+
+/*
+ * Applies an armed leap second whose instant has come by raw time t:
+ * insert at the first UTC midnight after the clock read when it was
+ * armed (or when the current segment started, if later), delete at the
+ * 23:59:59 before it.
+ */
+static int
+vclock_leap_catchup(struct vclock *vc, int64_t t)
+{
+	const struct vseg *cur = &vc->seg[vc->nseg - 1];
+	int leap = vc->base.leap;
+	int64_t from, vfrom, vt, at, tc, off, real, virt;
+	int rc;
+
+	if (leap == 0 || t < cur->from)
+		return 0;
+	from = vc->leap_from > cur->from ? vc->leap_from : cur->from;
+	if (t < from)
+		return 0;
+	if ((rc = seg_map(cur, from, &vfrom)) < 0 ||
+	    (rc = seg_map(cur, t, &vt)) < 0)
+		return rc;
+	off = leap > 0 ? 0 : -NSEC_PER_SEC;
+	at = (floor_div64(vfrom - off, VCLOCK_DAY_NS) + 1) * VCLOCK_DAY_NS +
+	    off;
+	if (vt < at)
+		return 0;
+	if ((rc = seg_crossing(cur, from, at, &tc)) < 0)
+		return rc;
+	/* 00:00:00 reads 23:59:59 again; 23:59:59 reads 00:00:00. */
+	real = cur->real;
+	virt = cur->virt - leap * NSEC_PER_SEC;
+	seg_push(vc, tc, virt, cur->freq_ppq);
+	vc->seg[vc->nseg - 1].real = real;
+	vc->base.leap = 0;
+	vc->base.leaps++;
+	log_info("%s: leap second %s at raw %lld ns", vc->base.name,
+	    leap > 0 ? "inserted" : "deleted", (long long)tc);
+	return 0;
 }
 
 static int
@@ -161,6 +268,8 @@ vclock_to_timescale(struct clock *c, struct timespec raw, struct timespec *out)
 	int rc;
 
 	if ((rc = ptp_timespec_to_ns(raw, &t)) < 0)
+		return rc;
+	if ((rc = vclock_leap_catchup(vc, t)) < 0)
 		return rc;
 	if ((rc = seg_map(seg_for(vc, t), t, &v)) < 0)
 		return rc;
@@ -186,7 +295,7 @@ vclock_gettime(struct clock *c, struct timespec *ts)
 
 	if ((rc = vclock_raw_now(vc, &now)) < 0)
 		return rc;
-	if (now < cur->real) {
+	if (now < cur->from) {
 		if ((rc = seg_map(cur, now, &virt)) < 0)
 			return rc;
 		seg_push(vc, now, virt, cur->freq_ppq);
@@ -198,14 +307,16 @@ static int
 vclock_adjfreq(struct clock *c, double ppb)
 {
 	struct vclock *vc = to_vclock(c);
-	const struct vseg *cur = &vc->seg[vc->nseg - 1];
+	const struct vseg *cur;
 	int64_t now, virt;
 	int rc;
 
 	if (!isfinite(ppb) || fabs(ppb) > c->max_adj_ppb)
 		return -ERANGE;
-	if ((rc = vclock_raw_now(vc, &now)) < 0)
+	if ((rc = vclock_raw_now(vc, &now)) < 0 ||
+	    (rc = vclock_leap_catchup(vc, now)) < 0)
 		return rc;
+	cur = &vc->seg[vc->nseg - 1];
 	/* Continuity: the new segment starts where the current one is now. */
 	if ((rc = seg_map(cur, now, &virt)) < 0)
 		return rc;
@@ -218,14 +329,16 @@ static int
 vclock_step(struct clock *c, int64_t ns)
 {
 	struct vclock *vc = to_vclock(c);
-	const struct vseg *cur = &vc->seg[vc->nseg - 1];
+	const struct vseg *cur;
 	int64_t now, virt;
 	int rc;
 
 	if (ns > CLOCK_MAX_STEP_NS || ns < -CLOCK_MAX_STEP_NS)
 		return -ERANGE;
-	if ((rc = vclock_raw_now(vc, &now)) < 0)
+	if ((rc = vclock_raw_now(vc, &now)) < 0 ||
+	    (rc = vclock_leap_catchup(vc, now)) < 0)
 		return rc;
+	cur = &vc->seg[vc->nseg - 1];
 	if ((rc = seg_map(cur, now, &virt)) < 0)
 		return rc;
 	if (__builtin_add_overflow(virt, ns, &virt))
@@ -241,6 +354,27 @@ vclock_getfreq(struct clock *c, double *ppb)
 	return 0;
 }
 
+/*
+ * A leap due before now is applied first, so that the new one is armed
+ * from now: the clock reaches its next midnight after this instant.  The
+ * TAI offset is only remembered (clock_set_leap()).
+ */
+static int
+vclock_set_leap(struct clock *c, int leap, int tai, int set_tai)
+{
+	struct vclock *vc = to_vclock(c);
+	int64_t now;
+	int rc;
+
+	(void)tai;
+	(void)set_tai;
+	if ((rc = vclock_raw_now(vc, &now)) < 0 ||
+	    (rc = vclock_leap_catchup(vc, now)) < 0)
+		return rc;
+	vc->leap_from = now;
+	return 0;
+}
+
 static void
 vclock_destroy(struct clock *c)
 {
@@ -253,6 +387,7 @@ static const struct clock_ops vclock_ops = {
 	.step = vclock_step,
 	.getfreq = vclock_getfreq,
 	.to_timescale = vclock_to_timescale,
+	.set_leap = vclock_set_leap,
 	.destroy = vclock_destroy,
 };
 
@@ -277,6 +412,8 @@ vclock_open(const struct clock_params *p)
 	snprintf(vc->base.name, sizeof(vc->base.name), "virtual");
 	vc->base.max_adj_ppb = VCLOCK_MAX_ADJ_PPB;
 	vc->base.base_clkid = CLOCK_REALTIME;
+	/* Counts UTC unless netd puts it on PTP time (main.c). */
+	vc->base.leap_allowed = 1;
 	vc->now = p->now != NULL ? p->now : realtime_now;
 	vc->now_arg = p->now_arg;
 	vc->err_ppq = ppb_to_ppq(p->virtual_freq_ppb);

@@ -158,6 +158,7 @@ netd_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci)
 	ci->min_adj_interval_ms = ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
 	ci->ptp_timescale = nd->ptp_timescale;
 	ci->phc_index = nd->phc_index;
+	ci->leap_allowed = nd->clk != NULL && nd->clk->leap_allowed;
 }
 
 int
@@ -170,6 +171,7 @@ netd_sys_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci)
 	ci->device = nd->sysclk->name;
 	ci->ptp_timescale = 0;		/* the system clock counts UTC */
 	ci->phc_index = -1;
+	ci->leap_allowed = nd->sysclk->leap_allowed;
 	ci->sysoff = (Ptpsep__Netd__SysoffMethod)nd->cmp_method;
 	return 0;
 }
@@ -188,6 +190,9 @@ ctlsrv_clock_state(struct clock *c, Ptpsep__Ctl__ClockState *m)
 	m->offset_from_realtime_ns = st.offset_from_realtime_ns;
 	m->freq_ppb = st.freq_ppb;
 	m->steps = st.steps;
+	m->leap = st.leap;
+	m->tai_offset = st.tai_offset;
+	m->leaps = st.leaps;
 	return m;
 }
 

@@ -249,6 +249,7 @@ main_open_sys_clock(struct netd *nd)
 	struct clock_params cp;
 	int sync = cfg_get_int(nd->cfg, NULL, "sync_system_clock");
 	int dev = cfg_get_int(nd->cfg, NULL, "system_clock_device");
+	int leap = cfg_get_int(nd->cfg, NULL, "kernel_leap");
 
 	memset(&cp, 0, sizeof(cp));
 	cp.virtual_offset_ns = cfg_get_int64(nd->cfg, NULL,
@@ -261,6 +262,12 @@ main_open_sys_clock(struct netd *nd)
 	/* A virtual PTP clock beside a system clock plays a PHC on TAI. */
 	nd->ptp_timescale = nd->clk->kind == CLOCK_KIND_PHC ||
 	    (sync && nd->clk->kind == CLOCK_KIND_VIRTUAL);
+	/*
+	 * kernel_leap 0: no leap second on any clock; a clock on PTP time
+	 * (TAI) never takes one (ClockInfo.leap_allowed, clock_apply()).
+	 */
+	if (!leap || nd->ptp_timescale)
+		nd->clk->leap_allowed = 0;
 	if (!sync)
 		return 0;
 	if (nd->clk->kind == CLOCK_KIND_SYSTEM) {
@@ -275,6 +282,7 @@ main_open_sys_clock(struct netd *nd)
 	if (dev == CFG_SYSCLK_VIRTUAL)
 		snprintf(nd->sysclk->name, sizeof(nd->sysclk->name),
 		    "virtual system clock");
+	nd->sysclk->leap_allowed = leap;
 	clock_bounds_state_init(&nd->sys_bstate);
 	nd->cmp_method = clock_cmp_probe(nd->clk, nd->sysclk,
 	    nd->cmp_samples);

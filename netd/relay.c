@@ -543,8 +543,7 @@ relay_clock_request(struct netd *nd, const Ptpsep__Netd__ClockRequest *r)
 			refused[rep.reason]++;
 			log_info("refused %sclock %s: %s",
 			    req.system_clock ? "system " : "",
-			    req.op == CLOCK_OP_STEP ? "step" : "frequency",
-			    clock_status_name(st));
+			    clock_op_name(req.op), clock_status_name(st));
 		} else if (rc < 0) {
 			rep.status =
 			    PTPSEP__NETD__CLOCK_STATUS__CLOCK_STATUS_REFUSED;

@@ -150,6 +150,8 @@ fake_adjtime(clockid_t id, struct timex *tx)
 	if (fake_phc == NULL)
 		return -EINVAL;
 	fake_phc->adj_calls++;
+	if (tx->modes == 0)
+		tx->status = fake_phc->adj_status;
 	fake_phc->last = *tx;
 	return fake_phc->adj_err;
 }

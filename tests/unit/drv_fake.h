@@ -33,6 +33,8 @@ struct drv_fake_phc {
 	int			 caps_err;	/* PTP_CLOCK_GETCAPS */
 	struct ptp_clock_caps	 caps;
 	int			 adj_err;	/* clock_adjtime() */
+	/* timex.status a read (modes 0) answers, as the kernel's */
+	int			 adj_status;
 	/* what netd asked */
 	unsigned		 adj_calls;
 	struct timex		 last;

@@ -564,6 +564,71 @@ test_clock_request(void **state)
 	    CHECK_VIOLATION);
 }
 
+/*
+ * ClockSetLeap: +1, -1 and 0 are translated (with the TAI offset only
+ * when set_tai); any other leap, or a TAI offset outside 0..1000, is a
+ * violation that closes the connection, as no clockd sends one.  A leap
+ * refused as NOT_SUPPORTED (a clock on TAI) is answered with that reason.
+ */
+static void
+test_clock_request_leap(void **state)
+{
+	Ptpsep__Netd__ClockRequest r = PTPSEP__NETD__CLOCK_REQUEST__INIT;
+	Ptpsep__Netd__ClockSetLeap sl = PTPSEP__NETD__CLOCK_SET_LEAP__INIT;
+	struct clock_req out;
+	const char *why;
+	int is_read;
+
+	(void)state;
+	r.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_SET_LEAP;
+	r.set_leap = &sl;
+	r.system_clock = 1;
+	sl.leap = 1;
+	sl.set_tai = 1;
+	sl.tai_offset = 37;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_OK);
+	assert_int_equal(is_read, 0);
+	assert_int_equal(out.op, CLOCK_OP_LEAP);
+	assert_int_equal(out.leap, 1);
+	assert_int_equal(out.set_tai, 1);
+	assert_int_equal(out.tai_offset, 37);
+	assert_int_equal(out.system_clock, 1);
+	/* Answered whether accepted or not, unlike a frequency change. */
+	assert_true(clock_reply_due(0, &out, 1));
+	sl.leap = -1;
+	sl.tai_offset = 0;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_OK);
+	assert_int_equal(out.leap, -1);
+	sl.leap = 0;
+	sl.tai_offset = 1000;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_OK);
+	sl.leap = 2;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_VIOLATION);
+	assert_string_equal(why, "ClockSetLeap leap is not +1, -1 or 0");
+	sl.leap = -2;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_VIOLATION);
+	sl.leap = 1;
+	sl.tai_offset = 1001;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_VIOLATION);
+	assert_string_equal(why, "ClockSetLeap tai_offset outside 0..1000");
+	sl.tai_offset = -1;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_VIOLATION);
+	/* Without set_tai the offset is not used, so not judged. */
+	sl.set_tai = 0;
+	assert_int_equal(check_clock_request(&r, &out, &is_read, &why),
+	    CHECK_OK);
+	assert_int_equal(out.set_tai, 0);
+	assert_int_equal(check_refuse_reason(CLOCK_ST_NOT_SUPPORTED),
+	    PTPSEP__REFUSE_REASON__REFUSE_NOT_SUPPORTED);
+}
+
 int
 main(void)
 {
@@ -578,6 +643,7 @@ main(void)
 		cmocka_unit_test(test_follow_up_stamp),
 		cmocka_unit_test(test_one_step),
 		cmocka_unit_test(test_clock_request),
+		cmocka_unit_test(test_clock_request_leap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1151,6 +1151,282 @@ test_sysclk_bounds_apart(void **state)
 	clock_close(sys);
 }
 
+/* ---- leap seconds (ClockSetLeap) ------------------------------------ */
+
+/* A UTC midnight: 2023-11-15T00:00:00Z, the first after T0. */
+#define MIDNIGHT	(INT64_C(1700006400) * SEC)
+/* A virtual clock offset that reads MIDNIGHT - 3 s at raw T0. */
+#define OFF_3S		(MIDNIGHT - 3 * SEC - T0)
+
+/*
+ * Armed +1, the virtual clock does what the kernel does to
+ * CLOCK_REALTIME: at 00:00:00 it reads 23:59:59 again, so 23:59:59
+ * repeats; a timestamp taken before the midnight keeps its time; the
+ * leap is applied once, then disarmed and counted, not counted as a step.
+ */
+static void
+test_vclock_leap_insert(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct timespec raw;
+	struct clock_state cs;
+	struct clock *c;
+
+	(void)state;
+	c = open_virtual(&ft, OFF_3S, 0.0);
+	assert_non_null(c);
+	assert_true(c->leap_allowed);
+	assert_int_equal(vnow(c), MIDNIGHT - 3 * SEC);
+	assert_int_equal(clock_set_leap(c, 1, 37, 1), 0);
+	assert_int_equal(c->leap, 1);
+	assert_int_equal(conv(c, T0 + 2 * SEC + SEC / 2),
+	    MIDNIGHT - SEC / 2);
+	assert_int_equal(conv(c, T0 + 3 * SEC - 1), MIDNIGHT - 1);
+	assert_true(c->leaps == 0);
+	/* 23:59:60 reads 23:59:59.000000000 */
+	assert_int_equal(conv(c, T0 + 3 * SEC), MIDNIGHT - SEC);
+	assert_int_equal(conv(c, T0 + 3 * SEC + SEC / 2), MIDNIGHT - SEC / 2);
+	assert_int_equal(conv(c, T0 + 4 * SEC), MIDNIGHT);
+	/* Taken before the midnight, converted after: the old time. */
+	assert_int_equal(conv(c, T0 + 3 * SEC - 1), MIDNIGHT - 1);
+	assert_int_equal(c->leap, 0);
+	assert_true(c->leaps == 1);
+	assert_true(c->steps == 0);
+	ft.ns = T0 + 10 * SEC;
+	assert_int_equal(vnow(c), MIDNIGHT + 6 * SEC);
+	raw = clock_ns_to_ts(ft.ns);
+	assert_int_equal(clock_get_state(c, &raw, &cs), 0);
+	assert_true(cs.offset_from_realtime_ns == OFF_3S - SEC);
+	assert_int_equal(cs.leap, 0);
+	assert_int_equal(cs.tai_offset, 37);
+	assert_true(cs.leaps == 1);
+	assert_true(cs.steps == 0);
+	/* Once only: the next midnight passes without a repeat. */
+	ft.ns = T0 + 86400 * SEC + 10 * SEC;
+	assert_int_equal(vnow(c), MIDNIGHT + 86400 * SEC + 6 * SEC);
+	assert_true(c->leaps == 1);
+	clock_close(c);
+}
+
+/* Armed -1: 23:59:59 is skipped, 23:59:58.999999999 -> 00:00:00. */
+static void
+test_vclock_leap_delete(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock *c;
+
+	(void)state;
+	c = open_virtual(&ft, OFF_3S, 0.0);
+	assert_non_null(c);
+	assert_int_equal(clock_set_leap(c, -1, 0, 0), 0);
+	assert_int_equal(conv(c, T0 + 2 * SEC - 1), MIDNIGHT - SEC - 1);
+	assert_int_equal(conv(c, T0 + 2 * SEC), MIDNIGHT);
+	assert_int_equal(conv(c, T0 + 3 * SEC), MIDNIGHT + SEC);
+	assert_true(c->leaps == 1);
+	assert_int_equal(c->leap, 0);
+	assert_int_equal(c->tai_offset, 0);
+	clock_close(c);
+}
+
+/* Cancelled before the midnight: nothing happens at it. */
+static void
+test_vclock_leap_cancel(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock *c;
+
+	(void)state;
+	c = open_virtual(&ft, OFF_3S, 0.0);
+	assert_non_null(c);
+	assert_int_equal(clock_set_leap(c, 1, 0, 0), 0);
+	ft.ns = T0 + SEC;
+	assert_int_equal(clock_set_leap(c, 0, 0, 0), 0);
+	ft.ns = T0 + 5 * SEC;
+	assert_int_equal(vnow(c), MIDNIGHT + 2 * SEC);
+	assert_true(c->leaps == 0);
+	clock_close(c);
+}
+
+/* First raw time at which c (pure, never armed) reads v or more. */
+static int64_t
+first_raw_at(struct clock *c, int64_t lo, int64_t hi, int64_t v)
+{
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (conv(c, mid) >= v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * An armed leap survives a frequency change and a step (the kernel keeps
+ * STA_INS), and the repeat starts at the exact nanosecond the clock
+ * reaches midnight at its frequency, even when first noticed seconds
+ * later: the same clock without the leap is the reference.
+ */
+static void
+test_vclock_leap_kept(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock *c, *ref;
+	int64_t tc, later;
+	int i;
+
+	(void)state;
+	c = open_virtual(&ft, OFF_3S - 20 * SEC, 12345.678);
+	ref = open_virtual(&ft, OFF_3S - 20 * SEC, 12345.678);
+	assert_non_null(c);
+	assert_non_null(ref);
+	assert_int_equal(clock_set_leap(c, 1, 0, 0), 0);
+	for (i = 0; i < 2; i++) {
+		struct clock *k = i == 0 ? c : ref;
+
+		ft.ns = T0 + SEC;
+		assert_int_equal(clock_adjfreq(k, -7777.0), 0);
+		ft.ns = T0 + 2 * SEC;
+		assert_int_equal(clock_step(k, 16 * SEC + 12345), 0);
+		ft.ns = T0 + 3 * SEC;
+		assert_int_equal(clock_adjfreq(k, 333.25), 0);
+	}
+	assert_int_equal(c->leap, 1);
+	assert_true(c->leaps == 0);
+	tc = first_raw_at(ref, T0 + 3 * SEC, T0 + 10 * SEC, MIDNIGHT);
+	/* First noticed 2 s after the crossing. */
+	later = tc + 2 * SEC;
+	assert_int_equal(conv(c, later), conv(ref, later) - SEC);
+	assert_true(c->leaps == 1);
+	assert_int_equal(conv(c, tc - 1), conv(ref, tc - 1));
+	assert_true(conv(c, tc - 1) < MIDNIGHT);
+	assert_int_equal(conv(c, tc), MIDNIGHT - SEC);
+	assert_int_equal(conv(c, tc), conv(ref, tc) - SEC);
+	assert_true(c->steps == 0);	/* clock_step() is not clock_apply() */
+	clock_close(c);
+	clock_close(ref);
+}
+
+/*
+ * Through clock_apply(): an armed leap is bounded as a 1 s step (refused
+ * with allow_step 0 or max_step_ns under 1 s, counted in the step
+ * window), a cancel always passes, and a clock on TAI refuses any leap.
+ */
+static void
+test_apply_leap(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock_bounds b = bounds;
+	struct clock_bounds_state st;
+	struct clock_req r = { .op = CLOCK_OP_LEAP, .leap = 1 };
+	enum clock_status s;
+	struct clock *c;
+
+	(void)state;
+	c = open_virtual(&ft, OFF_3S, 0.0);
+	assert_non_null(c);
+	clock_bounds_state_init(&st);
+	b.allow_step = 0;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_STEP_NOT_ALLOWED);
+	r.leap = -1;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), -EPERM);
+	assert_int_equal(c->leap, 0);
+	r.leap = 0;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), 0);
+	assert_int_equal(s, CLOCK_ST_OK);
+	b.allow_step = 1;
+	b.max_step_ns = 100000000;	/* 0.1 s */
+	r.leap = 1;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_STEP_TOO_LARGE);
+	b.max_step_ns = SEC;
+	b.max_steps = 1;
+	r.set_tai = 1;
+	r.tai_offset = 37;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), 0);
+	assert_int_equal(c->leap, 1);
+	assert_int_equal(c->tai_offset, 37);
+	/* The leap used the window's one step. */
+	r.op = CLOCK_OP_STEP;
+	r.step_ns = 1000;
+	assert_int_equal(clock_apply(c, &b, &st, &r, SEC, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_RATE_LIMITED);
+	r.op = CLOCK_OP_LEAP;
+	assert_int_equal(clock_apply(c, &b, &st, &r, SEC, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_RATE_LIMITED);
+	r.leap = 0;			/* a cancel passes a full window */
+	assert_int_equal(clock_apply(c, &b, &st, &r, SEC, &s), 0);
+	assert_int_equal(c->leap, 0);
+	r.tai_offset = 1001;
+	assert_int_equal(clock_apply(c, &b, &st, &r, SEC, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_INVALID);
+	r.tai_offset = 37;
+	r.leap = 2;
+	assert_int_equal(clock_apply(c, &b, &st, &r, SEC, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_INVALID);
+	assert_true(c->steps == 0);
+	/* On PTP time (TAI): refused whatever the bounds, window unused. */
+	c->leap_allowed = 0;
+	clock_bounds_state_init(&st);
+	r.leap = 1;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_NOT_SUPPORTED);
+	r.leap = 0;
+	assert_int_equal(clock_apply(c, &b, &st, &r, 0, &s), -EPERM);
+	assert_int_equal(s, CLOCK_ST_NOT_SUPPORTED);
+	assert_int_equal(clock_set_leap(c, 1, 0, 0), -EOPNOTSUPP);
+	assert_int_equal(c->leap, 0);
+	assert_int_equal(st.count, 0);
+	assert_string_equal(clock_op_name(CLOCK_OP_LEAP), "leap");
+	assert_string_equal(clock_status_name(CLOCK_ST_NOT_SUPPORTED),
+	    "NOT_SUPPORTED");
+	clock_close(c);
+}
+
+/*
+ * The system clock's leap is the kernel's, through the driver seam (the
+ * fake here: nothing reaches CLOCK_REALTIME): the status is read, only
+ * STA_INS/STA_DEL change, ADJ_TAI sets the offset when asked.
+ */
+static void
+test_system_leap_drv(void **state)
+{
+	struct drv_fake_phc phc;
+	struct clock *c;
+
+	(void)state;
+	memset(&phc, 0, sizeof(phc));
+	phc.adj_status = STA_PLL | STA_NANO | STA_DEL;
+	drv_fake_install(NULL, 0, &phc);
+	c = clock_open("system", NULL);
+	assert_non_null(c);
+	assert_true(c->leap_allowed);
+	assert_int_equal(clock_set_leap(c, 1, 37, 1), 0);
+	assert_int_equal(phc.adj_calls, 2);	/* read, then write */
+	assert_int_equal(phc.last.modes, ADJ_STATUS | ADJ_TAI);
+	assert_int_equal(phc.last.status, STA_PLL | STA_NANO | STA_INS);
+	assert_int_equal(phc.last.constant, 37);
+	assert_int_equal(c->leap, 1);
+	assert_int_equal(c->tai_offset, 37);
+	phc.adj_status = STA_PLL | STA_INS;
+	assert_int_equal(clock_set_leap(c, -1, 0, 0), 0);
+	assert_int_equal(phc.last.modes, ADJ_STATUS);
+	assert_int_equal(phc.last.status, STA_PLL | STA_DEL);
+	assert_int_equal(clock_set_leap(c, 0, 0, 0), 0);
+	assert_int_equal(phc.last.status, STA_PLL);
+	assert_int_equal(phc.adj_calls, 6);
+	assert_int_equal(c->leap, 0);
+	assert_int_equal(c->tai_offset, 37);
+	/* A refused write leaves the clock's record as it was. */
+	phc.adj_err = -EPERM;
+	assert_int_equal(clock_set_leap(c, 1, 0, 0), -EPERM);
+	assert_int_equal(c->leap, 0);
+	clock_close(c);
+	drv_fake_remove();
+}
+
 int
 main(void)
 {
@@ -1186,6 +1462,12 @@ main(void)
 		cmocka_unit_test(test_cmp_phc),
 		cmocka_unit_test(test_cmp_due),
 		cmocka_unit_test(test_sysclk_bounds_apart),
+		cmocka_unit_test(test_vclock_leap_insert),
+		cmocka_unit_test(test_vclock_leap_delete),
+		cmocka_unit_test(test_vclock_leap_cancel),
+		cmocka_unit_test(test_vclock_leap_kept),
+		cmocka_unit_test(test_apply_leap),
+		cmocka_unit_test(test_system_leap_drv),
 	};
 
 	log_init("test", 1, LOG_LVL_ERR);
