@@ -261,14 +261,6 @@ clock_leap_update(struct clockd *c, int64_t ptp_ns)
 	    &utc_ns) != 0)
 		return;
 	act = leap_slave_step(&ls->arm, flag, utc_ns, &next);
-	if (act == LEAP_ACT_DONE) {
-		fmt_day(ls->arm.at_s, day, sizeof(day));
-		log_notice("leap second: %s at %s on %s done",
-		    ls->arm.leap > 0 ? "insertion" : "deletion", day,
-		    clock_leap_clock_name(ls));
-		ls->arm = next;
-		return;
-	}
 	/* 8.2.4: the offset is worth setting only when valid and, as
 	 * ptp4l requires, traceable */
 	want_tai = (f & PTP_FLAG_UTC_OFFSET_VALID) &&
@@ -278,6 +270,12 @@ clock_leap_update(struct clockd *c, int64_t ptp_ns)
 		return;
 	if (ls->set_id != 0)
 		return;		/* one at a time: again at the next sample */
+	if (act == LEAP_ACT_DONE) {
+		fmt_day(ls->arm.at_s, day, sizeof(day));
+		log_notice("leap second: %s at %s on %s done",
+		    ls->arm.leap > 0 ? "insertion" : "deletion", day,
+		    clock_leap_clock_name(ls));
+	}
 	memset(&q, 0, sizeof(q));
 	q.id = ++c->clock_req_id;
 	q.op = NETD_CLOCK_LEAP;

@@ -101,7 +101,7 @@ leap_slave_step(const struct leap_arm *cur, int flag, int64_t utc_ns,
 
 	*next = *cur;
 	/* Past an armed midnight: netd applied it (or refused it, logged
-	 * then); either way it is no longer armed. */
+	 * then); the kernel keeps STA_INS (its TIME_WAIT) until told: 0. */
 	if (cur->leap != 0 && s >= cur->at_s) {
 		next->leap = 0;
 		next->at_s = 0;
@@ -110,11 +110,14 @@ leap_slave_step(const struct leap_arm *cur, int flag, int64_t utc_ns,
 	if (flag == 0) {
 		if (cur->leap == 0)
 			return LEAP_ACT_NONE;
+		/* In the last second the grandmaster, a few us ahead, may
+		 * have dropped the flag at its midnight: netd applies it, and
+		 * a cancel now could come before the crossing. */
+		if (s >= cur->at_s - 1)
+			return LEAP_ACT_NONE;
 		next->leap = 0;
 		next->at_s = 0;
-		/* In the last second the grandmaster, a few us ahead, may
-		 * have dropped the flag at its midnight: netd applies it. */
-		return s < cur->at_s - 1 ? LEAP_ACT_CANCEL : LEAP_ACT_DONE;
+		return LEAP_ACT_CANCEL;
 	}
 	if (cur->leap == flag && cur->at_s == m)
 		return LEAP_ACT_NONE;

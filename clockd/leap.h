@@ -79,8 +79,9 @@ enum leap_act {
 	LEAP_ACT_NONE,		/* as it is */
 	LEAP_ACT_ARM,		/* send next->leap, armed for next->at_s */
 	LEAP_ACT_CANCEL,	/* the flag went before the last second: 0 */
-	LEAP_ACT_DONE,		/* the midnight passed: netd applied it, no
-				 * request (netd clears its own flag) */
+	LEAP_ACT_DONE,		/* the midnight passed: netd applied it; 0
+				 * clears the flag (the kernel keeps STA_INS
+				 * until told, as ptp4l does) */
 };
 
 /*

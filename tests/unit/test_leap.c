@@ -497,8 +497,12 @@ test_slave_step(void **state)
 	assert_int_equal(next.leap, 0);
 	/* ... in the last second: netd applies it, no request */
 	assert_int_equal(leap_slave_step(&cur, 0, (D2017 - 1) * S, &next),
+	    LEAP_ACT_NONE);
+	assert_int_equal(next.leap, 1);
+	/* past the midnight, flag or not: done (0 sent), not re-armed */
+	assert_int_equal(leap_slave_step(&cur, 0, D2017 * S, &next),
 	    LEAP_ACT_DONE);
-	/* past the midnight, the flag still shown: done, not re-armed */
+	assert_int_equal(next.leap, 0);
 	assert_int_equal(leap_slave_step(&cur, 1, D2017 * S, &next),
 	    LEAP_ACT_DONE);
 	cur = next;
@@ -637,21 +641,28 @@ test_slave_arm(void **state)
 	assert_int_equal(W.leap.leap, 1);
 	answer_leap(1);
 	clock_leap_update(&clk, TAI(D2017 - 1) + S / 2);
-	clock_leap_update(&clk, TAI(D2017) + S / 2);	/* the repeat */
-	clock_leap_update(&clk, TAI(D2017 + 1) + S / 2);
 	assert_int_equal(W.nleap, 3);
+	/* the repeated second (on TAI: past the midnight): 0 clears the
+	 * kernel's flag, once */
+	clock_leap_update(&clk, TAI(D2017) + S / 2);
+	assert_int_equal(W.nleap, 4);
+	assert_int_equal(W.leap.leap, 0);
+	assert_int_equal(W.leap.set_tai, 0);
+	answer_leap(1);
+	clock_leap_update(&clk, TAI(D2017 + 1) + S / 2);
+	assert_int_equal(W.nleap, 4);
 	assert_int_equal(clk.leap.arm.leap, 0);
 	clk.tds.current_utc_offset = 37;
 	clk.tds.flags = PTP_FLAG_PTP_TIMESCALE | PTP_FLAG_UTC_OFFSET_VALID |
 	    PTP_FLAG_TIME_TRACEABLE;
 	clock_leap_update(&clk, (D2017 + 3 + 37) * S);
-	assert_int_equal(W.nleap, 4);
+	assert_int_equal(W.nleap, 5);
 	assert_int_equal(W.leap.leap, 0);
 	assert_int_equal(W.leap.set_tai, 1);
 	assert_int_equal(W.leap.tai_offset, 37);
 	answer_leap(1);
 	clock_leap_update(&clk, (D2017 + 4 + 37) * S);
-	assert_int_equal(W.nleap, 4);
+	assert_int_equal(W.nleap, 5);
 	stop();
 }
 
