@@ -101,8 +101,10 @@ leap_slave_step(const struct leap_arm *cur, int flag, int64_t utc_ns,
 
 	*next = *cur;
 	/* Past an armed midnight: netd applied it (or refused it, logged
-	 * then); the kernel keeps STA_INS (its TIME_WAIT) until told: 0. */
-	if (cur->leap != 0 && s >= cur->at_s) {
+	 * then); the kernel keeps STA_INS (its TIME_WAIT) until told: 0,
+	 * LEAP_DONE_S after it, so that it cannot reach a UTC clock a few
+	 * us behind this sample's before that clock's own midnight. */
+	if (cur->leap != 0 && s >= cur->at_s + LEAP_DONE_S) {
 		next->leap = 0;
 		next->at_s = 0;
 		return LEAP_ACT_DONE;

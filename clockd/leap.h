@@ -70,6 +70,8 @@ int	leap_ambiguous(const struct leap_props *lp, int64_t utc_ns);
  * flag of timePropertiesDS (8.2.4).  at_s is the 00:00 UTC it is armed
  * for (Unix s); leap 0: nothing armed.
  */
+#define LEAP_DONE_S		2	/* s after the midnight: cleared */
+
 struct leap_arm {
 	int		 leap;
 	int64_t		 at_s;
@@ -79,7 +81,8 @@ enum leap_act {
 	LEAP_ACT_NONE,		/* as it is */
 	LEAP_ACT_ARM,		/* send next->leap, armed for next->at_s */
 	LEAP_ACT_CANCEL,	/* the flag went before the last second: 0 */
-	LEAP_ACT_DONE,		/* the midnight passed: netd applied it; 0
+	LEAP_ACT_DONE,		/* LEAP_DONE_S past the midnight: netd
+				 * applied it; 0
 				 * clears the flag (the kernel keeps STA_INS
 				 * until told, as ptp4l does) */
 };

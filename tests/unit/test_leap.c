@@ -499,11 +499,16 @@ test_slave_step(void **state)
 	assert_int_equal(leap_slave_step(&cur, 0, (D2017 - 1) * S, &next),
 	    LEAP_ACT_NONE);
 	assert_int_equal(next.leap, 1);
-	/* past the midnight, flag or not: done (0 sent), not re-armed */
-	assert_int_equal(leap_slave_step(&cur, 0, D2017 * S, &next),
+	/* 2 s past the midnight, flag or not: done (0 sent), not
+	 * re-armed; before: as it is */
+	assert_int_equal(leap_slave_step(&cur, 0, (D2017 + 2) * S - 1, &next),
+	    LEAP_ACT_NONE);
+	assert_int_equal(leap_slave_step(&cur, 1, (D2017 + 1) * S, &next),
+	    LEAP_ACT_NONE);
+	assert_int_equal(leap_slave_step(&cur, 0, (D2017 + 2) * S, &next),
 	    LEAP_ACT_DONE);
 	assert_int_equal(next.leap, 0);
-	assert_int_equal(leap_slave_step(&cur, 1, D2017 * S, &next),
+	assert_int_equal(leap_slave_step(&cur, 1, (D2017 + 3) * S, &next),
 	    LEAP_ACT_DONE);
 	cur = next;
 	assert_int_equal(cur.leap, 0);
@@ -642,14 +647,16 @@ test_slave_arm(void **state)
 	answer_leap(1);
 	clock_leap_update(&clk, TAI(D2017 - 1) + S / 2);
 	assert_int_equal(W.nleap, 3);
-	/* the repeated second (on TAI: past the midnight): 0 clears the
-	 * kernel's flag, once */
-	clock_leap_update(&clk, TAI(D2017) + S / 2);
+	clock_leap_update(&clk, TAI(D2017) + S / 2);	/* the repeat */
+	clock_leap_update(&clk, TAI(D2017 + 1) + S / 2);
+	assert_int_equal(W.nleap, 3);
+	/* 2 s after the midnight: 0 clears the kernel's flag, once */
+	clock_leap_update(&clk, TAI(D2017 + 2) + S / 2);
 	assert_int_equal(W.nleap, 4);
 	assert_int_equal(W.leap.leap, 0);
 	assert_int_equal(W.leap.set_tai, 0);
 	answer_leap(1);
-	clock_leap_update(&clk, TAI(D2017 + 1) + S / 2);
+	clock_leap_update(&clk, TAI(D2017 + 2) + S / 2 + 1);
 	assert_int_equal(W.nleap, 4);
 	assert_int_equal(clk.leap.arm.leap, 0);
 	clk.tds.current_utc_offset = 37;
