@@ -164,7 +164,7 @@ clock_leap_reply(struct clockd *c, const struct netd_clock_reply *r)
 {
 	struct leapstate *ls = &c->leap;
 	struct leap_props old = ls->props;
-	int64_t clk_ns, utc_ns;
+	int64_t clk_ns, utc_ns, next;
 
 	if (!ls->have_tab || ls->read_id == 0 || r->id != ls->read_id)
 		return 0;
@@ -206,8 +206,12 @@ clock_leap_reply(struct clockd *c, const struct netd_clock_reply *r)
 		 * repeat the second would pull the PTP clock 1 s off */
 		clock_leap_update(c, clk_ns);
 	}
-	env_timer_arm(&c->env, ls->t_read, leap_next_read_ns(&ls->tab,
-	    utc_ns));
+	next = leap_next_read_ns(&ls->tab, utc_ns);
+	/* armed on its UTC clock: read on to clear it after the midnight
+	 * (the kernel keeps STA_INS until told) */
+	if (ls->arm.leap != 0 && next > LEAP_READ_NEAR_NS)
+		next = LEAP_READ_NEAR_NS;
+	env_timer_arm(&c->env, ls->t_read, next);
 	return 1;
 }
 

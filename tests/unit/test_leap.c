@@ -710,6 +710,63 @@ test_slave_off(void **state)
 	stop();
 }
 
+/* A grandmaster with a leapfile and kernel_leap 1 arms its own system
+ * clock (its PHC follows it) from its readings, reads on every second
+ * while armed, and clears the flag 2 s after the midnight. */
+static void
+test_gm_own_sysclock(void **state)
+{
+	static const uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
+	struct netd_port_desc port = {
+		.iface = "eth0", .transport = NETD_TR_L2, .clock_identity = id,
+	};
+	struct netd_port_list pl = { .ports = &port, .nports = 1,
+	    .have_clock = 1, .have_sys_clock = 1 };
+	struct env env = { &fops, NULL };
+	struct netd_clock_reply r = { .id = CLOCK_REQ_STATUS, .ok = 1 };
+	int64_t d;
+
+	(void)state;
+	memset(&W, 0, sizeof(W));
+	W.now = 1000 * S;
+	pl.clock.ptp_timescale = 1;
+	pl.sys_clock.leap_allowed = 1;
+	cfg = cfg_new();
+	assert_non_null(cfg);
+	assert_int_equal(cfg_set_str(cfg, NULL, "leapfile", LEAP_VECTOR), 0);
+	assert_int_equal(cfg_set_str(cfg, NULL, "clock_device", "/dev/ptp0"),
+	    0);
+	assert_int_equal(cfg_set_int(cfg, NULL, "kernel_leap", 1), 0);
+	assert_int_equal(clock_init(&clk, &env, cfg), 0);
+	clock_netd_cbs.connected(&clk, &pl);
+	clock_netd_cbs.clock_reply(&clk, &r);
+	W.read_id = 0;
+	(void)read_at(TAI(D2017 - 13 * 3600));
+	assert_int_equal(W.nleap, 0);
+	(void)read_at(TAI(D2017 - 40));
+	check_tds(36, PTP_FLAG_LEAP61);
+	assert_int_equal(W.nleap, 1);
+	assert_int_equal(W.leap.system_clock, 1);
+	assert_int_equal(W.leap.leap, 1);
+	answer_leap(1);
+	/* midnight: 37, no flag; still read every second while armed */
+	(void)read_at((D2017 + 36) * S + S / 2);	/* 23:59:60.5 */
+	check_tds(36, PTP_FLAG_LEAP61);
+	d = read_at((D2017 + 37) * S + 1000000);
+	check_tds(37, 0);
+	assert_int_equal(d, LEAP_READ_NEAR_NS);
+	assert_int_equal(W.nleap, 1);
+	(void)read_at((D2017 + 38) * S);
+	assert_int_equal(W.nleap, 1);
+	d = read_at((D2017 + 39) * S + 1000000);
+	assert_int_equal(W.nleap, 2);
+	assert_int_equal(W.leap.leap, 0);
+	answer_leap(1);
+	d = read_at((D2017 + 40) * S + 1000000);
+	assert_int_equal(d, LEAP_READ_FAR_NS);
+	stop();
+}
+
 /* A PTP clock on UTC under a TAI grandmaster: no sample in the second
  * it repeats; after its midnight N+1 while the flag still shows; then
  * the new offset announced. */
@@ -766,6 +823,7 @@ main(void)
 		cmocka_unit_test(test_slave_ptp_clock),
 		cmocka_unit_test(test_slave_off),
 		cmocka_unit_test(test_servo_hold),
+		cmocka_unit_test(test_gm_own_sysclock),
 	};
 
 	log_init("test_leap", 1, LOG_LVL_WARN);
