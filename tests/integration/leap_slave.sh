@@ -172,5 +172,8 @@ tp=$(js "$s" "$sd" "datasets time-properties" 'j["current_utc_offset"], int(j["l
 	fail "S after midnight: $(js "$s" "$sd" status 'j')"
 grep -q "leap second: insertion at 2017-01-01 00:00 UTC on the system clock done" "$sd/clockd.log" &&
 	pass "S: clockd logged the leap done" || { fail "S: clockd's log lacks the leap done"; grep -i leap "$sd/clockd.log"; }
+grep -q "leap second: leap61 armed on the system clock for 2017-01-01 00:00 UTC" "$gd/clockd.log" &&
+grep -q "leap second: insertion at 2017-01-01 00:00 UTC on the system clock done" "$gd/clockd.log" &&
+	pass "G: clockd armed its own system clock and cleared it after" || { fail "G: clockd's log lacks its leap lines"; grep -i leap "$gd/clockd.log"; }
 
 [ "$itest_fails" = 0 ]
