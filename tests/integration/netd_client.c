@@ -14,7 +14,8 @@
  *       [--batch-freq PPB] (in one NetdBatch with a ClockRequest that
  *       sets the frequency and a read behind it: "BATCHFREQ freq_ppb=F")
  *   netd_client clock SOCK OP [ARG] ...    OP: read, status, freq PPB, step NS,
- *                                           compare; --system / --ptp: the
+ *                                           compare, leap +1|-1|0 [tai N];
+ *                                           --system / --ptp: the
  *                                           ops after it act on that clock
  *   netd_client hostile SOCK CASE          (netd_client help lists them)
  *   netd_client info CTLSOCK

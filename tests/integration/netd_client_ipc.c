@@ -346,15 +346,17 @@ netd_open(const char *path)
 		const Ptpsep__Netd__ClockInfo *ci = m->port_list->system_clock;
 
 		printf("SYSCLOCKINFO device=%s max_freq_ppb=%g step_allowed=%d "
-		    "sysoff=%s ptp_timescale=%d phc_index=%d\n", ci->device,
-		    ci->max_freq_ppb, ci->step_allowed,
+		    "sysoff=%s ptp_timescale=%d phc_index=%d leap_allowed=%d\n",
+		    ci->device, ci->max_freq_ppb, ci->step_allowed,
 		    enum_name(&ptpsep__netd__sysoff_method__descriptor,
-		    ci->sysoff), ci->ptp_timescale, ci->phc_index);
+		    ci->sysoff), ci->ptp_timescale, ci->phc_index,
+		    ci->leap_allowed);
 	}
 	if (m->port_list->clock != NULL)
-		printf("CLOCKINFO2 ptp_timescale=%d phc_index=%d\n",
-		    m->port_list->clock->ptp_timescale,
-		    m->port_list->clock->phc_index);
+		printf("CLOCKINFO2 ptp_timescale=%d phc_index=%d "
+		    "leap_allowed=%d\n", m->port_list->clock->ptp_timescale,
+		    m->port_list->clock->phc_index,
+		    m->port_list->clock->leap_allowed);
 	ipc_free(&m->base);
 	return fd;
 }
@@ -673,6 +675,7 @@ cmd_clock(const char *path, int argc, char **argv)
 	Ptpsep__Netd__ClockAdjFreq af = PTPSEP__NETD__CLOCK_ADJ_FREQ__INIT;
 	Ptpsep__Netd__ClockStep stp = PTPSEP__NETD__CLOCK_STEP__INIT;
 	Ptpsep__Netd__ClockCompare cmp = PTPSEP__NETD__CLOCK_COMPARE__INIT;
+	Ptpsep__Netd__ClockSetLeap sl = PTPSEP__NETD__CLOCK_SET_LEAP__INIT;
 	static const NetdMsg minit = PTPSEP__NETD__NETD_MSG__INIT;
 	static const Ptpsep__Netd__ClockRequest rinit =
 	    PTPSEP__NETD__CLOCK_REQUEST__INIT;
@@ -715,6 +718,19 @@ cmd_clock(const char *path, int argc, char **argv)
 			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_STEP;
 			stp.offset_ns = strtoll(argv[++i], NULL, 0);
 			req.step = &stp;
+		} else if (strcmp(op, "leap") == 0 && i + 1 < argc) {
+			/* leap +1|-1|0 [tai N] */
+			req.op_case = PTPSEP__NETD__CLOCK_REQUEST__OP_SET_LEAP;
+			sl.leap = (int32_t)strtol(argv[++i], NULL, 10);
+			sl.set_tai = 0;
+			sl.tai_offset = 0;
+			if (i + 2 < argc && strcmp(argv[i + 1], "tai") == 0) {
+				sl.set_tai = 1;
+				sl.tai_offset = (int32_t)strtol(argv[i + 2],
+				    NULL, 10);
+				i += 2;
+			}
+			req.set_leap = &sl;
 		} else if (strcmp(op, "sleep") == 0 && i + 1 < argc) {
 			usleep((useconds_t)(strtod(argv[++i], NULL) * 1e6));
 			continue;
@@ -849,6 +865,11 @@ cmd_info(const char *path)
 		    (long long)info->clock_state->offset_from_realtime_ns,
 		    info->clock_state->freq_ppb,
 		    (unsigned long long)info->clock_state->steps);
+	if (info->clock_state)
+		printf("clock_state.leap=%d\nclock_state.tai_offset=%d\n"
+		    "clock_state.leaps=%llu\n", info->clock_state->leap,
+		    info->clock_state->tai_offset,
+		    (unsigned long long)info->clock_state->leaps);
 	if (info->system_clock)
 		printf("system_clock.device=%s\nsystem_clock.sysoff=%s\n",
 		    info->system_clock->device,
@@ -861,6 +882,13 @@ cmd_info(const char *path)
 		    (long long)info->system_clock_state->offset_from_realtime_ns,
 		    info->system_clock_state->freq_ppb,
 		    (unsigned long long)info->system_clock_state->steps);
+	if (info->system_clock_state)
+		printf("system_clock_state.leap=%d\n"
+		    "system_clock_state.tai_offset=%d\n"
+		    "system_clock_state.leaps=%llu\n",
+		    info->system_clock_state->leap,
+		    info->system_clock_state->tai_offset,
+		    (unsigned long long)info->system_clock_state->leaps);
 	print_counts("system_clock.", info->n_system_clock_refused,
 	    info->system_clock_refused);
 	for (i = 0; i < info->n_ports; i++) {

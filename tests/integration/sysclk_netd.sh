@@ -20,7 +20,13 @@
 #  7. a compare with system_clock set closes the connection;
 #  8. without sync_system_clock: a system_clock request and a compare are
 #     refused NOT_SUPPORTED (counted in system_clock_refused), and PortList
-#     has no system_clock.
+#     has no system_clock;
+#  9. a leap second (ClockSetLeap) on the virtual system clock placed 8 s
+#     before a UTC midnight: leap_allowed on the system clock, not on the
+#     PTP clock (TAI), whose leap is refused NOT_SUPPORTED; +1 armed with
+#     a TAI offset, the system clock's offset_from_realtime drops by 1 s
+#     (+-2 ms) across its midnight (23:59:59 repeats), leaps 1, the leap
+#     disarmed, steps unchanged; with allow_step 0 a leap is refused.
 #
 #   BUILD=build/default tests/integration/sysclk_netd.sh
 set -uo pipefail
@@ -180,6 +186,77 @@ if grep -q "op=read status=REFUSED reason=NOT_SUPPORTED" <<<"$out" &&
 	pass "sync_system_clock 0: system clock requests NOT_SUPPORTED"
 else
 	fail "sync_system_clock 0: $out"
+fi
+
+# 9. a leap second on the virtual system clock
+itest_stop
+itest_ns "$ns"
+ip -n "$ns" link add eth0 type veth peer name eth1
+ip -n "$ns" link set eth0 up
+# The system clock reads 8 s before a UTC midnight when the configuration
+# is written (netd starts in well under a second).
+now=$(date +%s%N)
+day=86400000000000
+mid=$(( (now / day + 1) * day ))
+vs=$(( mid - 8000000000 - now ))
+itest_conf "$d/ptp.conf" "$d" virtual_clock_offset_ns 37000000000 \
+	sync_system_clock 1 system_clock_device virtual \
+	virtual_system_clock_offset_ns "$vs" max_step_ns 2000000000
+start_netd
+sysinfo() { ip netns exec "$ns" "$CLIENT" info "$d/netd-ctl.sock" 2>&1; }
+out=$(client leap 1 --system leap 1 tai 37)
+info=$(sysinfo)
+o1=$(sed -n 's/^system_clock_state.offset_from_realtime_ns=//p' <<<"$info")
+if grep -q "SYSCLOCKINFO .*leap_allowed=1" <<<"$out" &&
+	grep -q "CLOCKINFO2 ptp_timescale=1 .*leap_allowed=0" <<<"$out" &&
+	grep -q "op=leap status=REFUSED reason=NOT_SUPPORTED" <<<"$out" &&
+	grep -q "op=leap status=OK" <<<"$out" &&
+	grep -qx "system_clock_state.leap=1" <<<"$info" &&
+	grep -qx "system_clock_state.tai_offset=37" <<<"$info" &&
+	grep -qx "refused.NOT_SUPPORTED=1" <<<"$info" &&
+	[ "$o1" = "$vs" ]; then
+	pass "leap +1 armed on the system clock (TAI 37), refused on the PTP clock"
+else
+	fail "leap armed: $out $info"
+fi
+# past the virtual midnight: 8 s after the configuration, plus a margin
+sleep "$(( (now + 8000000000 - $(date +%s%N)) / 1000000000 + 1 )).5"
+info=$(sysinfo)
+o2=$(sed -n 's/^system_clock_state.offset_from_realtime_ns=//p' <<<"$info")
+drop=$(( ${o1:-0} - ${o2:-0} ))
+if [ "$drop" -ge 998000000 ] && [ "$drop" -le 1002000000 ] &&
+	grep -qx "system_clock_state.leaps=1" <<<"$info" &&
+	grep -qx "system_clock_state.leap=0" <<<"$info" &&
+	grep -qx "system_clock_state.steps=0" <<<"$info" &&
+	grep -qx "clock_state.leaps=0" <<<"$info"; then
+	pass "across its midnight the system clock repeated a second: offset dropped $drop ns, leaps 1, steps 0"
+else
+	fail "leap across midnight: dropped $drop ns: $info"
+fi
+json=$(ip netns exec "$ns" "$CTL" -f "$d/ptp.conf" --json netd 2>&1)
+if python3 - "$json" <<'EOF'
+import json, sys
+s = json.loads(sys.argv[1])["system_clock_state"]
+assert s["leaps"] == 1 and s["leap"] == 0 and s["tai_offset"] == 37, s
+EOF
+then
+	pass "ptpctl --json netd: system_clock_state leaps 1, tai_offset 37"
+else
+	fail "ptpctl --json netd leap: $json"
+fi
+itest_stop
+itest_ns "$ns"
+ip -n "$ns" link add eth0 type veth peer name eth1
+ip -n "$ns" link set eth0 up
+itest_conf "$d/ptp.conf" "$d" virtual_clock_offset_ns 37000000000 \
+	sync_system_clock 1 system_clock_device virtual allow_step 0
+start_netd
+out=$(client --system leap -1 leap 0)
+if grep -q "op=leap status=REFUSED reason=STEP_NOT_ALLOWED" <<<"$out" &&
+	grep -q "op=leap status=OK" <<<"$out"; then
+	pass "allow_step 0: leap -1 refused STEP_NOT_ALLOWED, a cancel accepted"
+else
+	fail "leap with allow_step 0: $out"
 fi
 
 [ "$itest_fails" = 0 ]

@@ -137,6 +137,7 @@ sample_sys_clock_info(void)
 	ci.min_adj_interval_ms = 100;
 	ci.phc_index = -1;
 	ci.sysoff = PTPSEP__NETD__SYSOFF_METHOD__SYSOFF_SAME_BASE;
+	ci.leap_allowed = 1;
 	return &ci;
 }
 
@@ -328,6 +329,22 @@ s_netd_clock_compare(void)
 
 	ptpsep__netd__clock_compare__init(&c);
 	return clock_request(PTPSEP__NETD__CLOCK_REQUEST__OP_COMPARE, &c);
+}
+
+/* A leap second inserted on the system clock, with TAI - UTC. */
+static const ProtobufCMessage *
+s_netd_sys_clock_set_leap(void)
+{
+	static Ptpsep__Netd__ClockSetLeap l;
+	const ProtobufCMessage *m;
+
+	ptpsep__netd__clock_set_leap__init(&l);
+	l.leap = 1;
+	l.tai_offset = 37;
+	l.set_tai = 1;
+	m = clock_request(PTPSEP__NETD__CLOCK_REQUEST__OP_SET_LEAP, &l);
+	clock_req.system_clock = 1;
+	return m;
 }
 
 /* An adjustment of the system clock (ClockRequest.system_clock). */
@@ -912,6 +929,9 @@ s_rsp_netd_info(void)
 	sst.offset_from_realtime_ns = -250;
 	sst.freq_ppb = 20000.5;
 	sst.steps = 1;
+	sst.leap = 1;
+	sst.tai_offset = 37;
+	sst.leaps = 2;
 	ni.clock_state = &cst;
 	ni.system_clock_state = &sst;
 	ni.n_system_clock_refused = 1;
@@ -955,6 +975,7 @@ const struct ipc_sample ipc_samples[] = {
 	{ "netd_clock_get_status", NETD, s_netd_clock_get_status },
 	{ "netd_clock_compare", NETD, s_netd_clock_compare },
 	{ "netd_sys_clock_adj_freq", NETD, s_netd_sys_clock_adj_freq },
+	{ "netd_sys_clock_set_leap", NETD, s_netd_sys_clock_set_leap },
 	{ "netd_clock_reply_offset", NETD, s_netd_clock_reply_offset },
 	{ "netd_clock_reply_ok", NETD, s_netd_clock_reply_ok },
 	{ "netd_clock_reply_refused", NETD, s_netd_clock_reply_refused },
