@@ -242,15 +242,25 @@ vclock_leap_catchup(struct vclock *vc, int64_t t)
 	    (rc = seg_map(cur, t, &vt)) < 0)
 		return rc;
 	off = leap > 0 ? 0 : -NSEC_PER_SEC;
-	at = (floor_div64(vfrom - off, VCLOCK_DAY_NS) + 1) * VCLOCK_DAY_NS +
-	    off;
+	/*
+	 * A clock stepped to the ends of int64 has no midnight to reach:
+	 * the leap is dropped rather than failing every conversion.
+	 */
+	if (vfrom > INT64_MAX - NSEC_PER_SEC ||
+	    __builtin_mul_overflow(floor_div64(vfrom - off, VCLOCK_DAY_NS) +
+	    1, VCLOCK_DAY_NS, &at) || __builtin_add_overflow(at, off, &at) ||
+	    __builtin_sub_overflow(cur->virt, leap * NSEC_PER_SEC, &virt)) {
+		log_warnx("%s: leap second dropped: the clock is out of "
+		    "range", vc->base.name);
+		vc->base.leap = 0;
+		return 0;
+	}
 	if (vt < at)
 		return 0;
 	if ((rc = seg_crossing(cur, from, at, &tc)) < 0)
 		return rc;
 	/* 00:00:00 reads 23:59:59 again; 23:59:59 reads 00:00:00. */
 	real = cur->real;
-	virt = cur->virt - leap * NSEC_PER_SEC;
 	seg_push(vc, tc, virt, cur->freq_ppq);
 	vc->seg[vc->nseg - 1].real = real;
 	vc->base.leap = 0;

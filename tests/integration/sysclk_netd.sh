@@ -26,7 +26,8 @@
 #     PTP clock (TAI), whose leap is refused NOT_SUPPORTED; +1 armed with
 #     a TAI offset, the system clock's offset_from_realtime drops by 1 s
 #     (+-2 ms) across its midnight (23:59:59 repeats), leaps 1, the leap
-#     disarmed, steps unchanged; with allow_step 0 a leap is refused.
+#     disarmed, steps unchanged; with allow_step 0 a leap is refused; a
+#     TAI offset beyond 1000 s closes the connection.
 #
 #   BUILD=build/default tests/integration/sysclk_netd.sh
 set -uo pipefail
@@ -257,6 +258,13 @@ if grep -q "op=leap status=REFUSED reason=STEP_NOT_ALLOWED" <<<"$out" &&
 	pass "allow_step 0: leap -1 refused STEP_NOT_ALLOWED, a cancel accepted"
 else
 	fail "leap with allow_step 0: $out"
+fi
+out=$(client --system leap 0 tai 1001)
+if grep -q 'ANSWER error code=PROTOCOL msg="ClockSetLeap tai_offset outside 0..1000"' <<<"$out" &&
+	kill -0 "${itest_pids[-1]}" && client read | grep -q "op=read status=OK"; then
+	pass "a TAI offset of 1001 s closes the connection; netd serves on"
+else
+	fail "malformed tai_offset: $out"
 fi
 
 [ "$itest_fails" = 0 ]

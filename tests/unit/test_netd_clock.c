@@ -1247,6 +1247,26 @@ test_vclock_leap_cancel(void **state)
 	clock_close(c);
 }
 
+/*
+ * A clock at the end of int64 (a hostile clockd's steps) has no midnight
+ * to reach: the leap is dropped, conversions go on without overflow.
+ */
+static void
+test_vclock_leap_range(void **state)
+{
+	struct fake_time ft = { T0 };
+	struct clock *c;
+
+	(void)state;
+	c = open_virtual(&ft, INT64_MAX - T0 - 10 * SEC, 0.0);
+	assert_non_null(c);
+	assert_int_equal(clock_set_leap(c, -1, 0, 0), 0);
+	assert_int_equal(conv(c, T0 + 5 * SEC), INT64_MAX - 5 * SEC);
+	assert_int_equal(c->leap, 0);
+	assert_true(c->leaps == 0);
+	clock_close(c);
+}
+
 /* First raw time at which c (pure, never armed) reads v or more. */
 static int64_t
 first_raw_at(struct clock *c, int64_t lo, int64_t hi, int64_t v)
@@ -1466,6 +1486,7 @@ main(void)
 		cmocka_unit_test(test_vclock_leap_delete),
 		cmocka_unit_test(test_vclock_leap_cancel),
 		cmocka_unit_test(test_vclock_leap_kept),
+		cmocka_unit_test(test_vclock_leap_range),
 		cmocka_unit_test(test_apply_leap),
 		cmocka_unit_test(test_system_leap_drv),
 	};
