@@ -1245,6 +1245,19 @@ test_vclock_leap_cancel(void **state)
 	assert_int_equal(vnow(c), MIDNIGHT + 2 * SEC);
 	assert_true(c->leaps == 0);
 	clock_close(c);
+	/*
+	 * A cancel that comes after the midnight, before anything read the
+	 * clock, does not undo the leap: it was due (the kernel's tick).
+	 */
+	ft.ns = T0;
+	c = open_virtual(&ft, OFF_3S, 0.0);
+	assert_non_null(c);
+	assert_int_equal(clock_set_leap(c, 1, 0, 0), 0);
+	ft.ns = T0 + 5 * SEC;
+	assert_int_equal(clock_set_leap(c, 0, 0, 0), 0);
+	assert_true(c->leaps == 1);
+	assert_int_equal(vnow(c), MIDNIGHT + SEC);
+	clock_close(c);
 }
 
 /*
