@@ -245,6 +245,13 @@ then
 else
 	fail "ptpctl --json netd leap: $json"
 fi
+text=$(ip netns exec "$ns" "$CTL" -f "$d/ptp.conf" netd 2>&1)
+if grep -q "^system clock leap  *none armed, TAI offset 37 s, 1 leap(s) applied$" <<<"$text" &&
+	grep -q "^clock leap  *none armed, TAI offset 0 s, 0 leap(s) applied$" <<<"$text"; then
+	pass "ptpctl netd: the leap lines of both clocks"
+else
+	fail "ptpctl netd leap lines: $text"
+fi
 itest_stop
 itest_ns "$ns"
 ip -n "$ns" link add eth0 type veth peer name eth1
