@@ -1,5 +1,6 @@
 /*
- * leap.c - the grandmaster's leap-second announcement (leap.h): pure.
+ * leap.c - the grandmaster's leap-second announcement and the slave's
+ * arming of it (leap.h): pure.
  */
 #include "config.h"
 

@@ -1,6 +1,7 @@
 /*
- * leap.h - the leap second seen by a grandmaster with a leapfile: pure
- * (no clock, no I/O), over lib/leapfile.h's table.
+ * leap.h - the leap second seen by a grandmaster with a leapfile, over
+ * lib/leapfile.h's table, and by a slave's clock that counts UTC (from
+ * the flags): pure (no clock, no I/O).
  *
  * The grandmaster announces (IEEE 1588-2019 8.2.4, timePropertiesDS):
  * currentUtcOffset, TAI-UTC at its current time, from the table;
@@ -59,8 +60,8 @@ int64_t	leap_next_read_ns(const struct leaptab *t, int64_t utc_ns);
  * (lp from leap_props_at()): the second 23:59:59 that a UTC clock counts
  * twice for leap61, or the last one before the skipped 23:59:59 for
  * leap59.  A slave's UTC-counting clock cannot tell which 23:59:59 a
- * time stamp in it belongs to: the hook for the next step (the slave's
- * servo takes no sample in it, as ptp4l; not used yet).
+ * time stamp in it belongs to (the slave's servos decide on the flags
+ * alone: leap_sample_utc() below, sysclk_leap_hold()).
  */
 int	leap_ambiguous(const struct leap_props *lp, int64_t utc_ns);
 
