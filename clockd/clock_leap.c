@@ -227,10 +227,14 @@ clock_leap_connected(struct clockd *c, const struct netd_port_list *pl)
 	ls->tai_sent = 0;
 	ls->set_id = 0;
 	ls->utc_clock = -1;
-	if (pl->have_sys_clock && pl->sys_clock.leap_allowed)
+	ls->utc_clock_virtual = 0;
+	if (pl->have_sys_clock && pl->sys_clock.leap_allowed) {
 		ls->utc_clock = 1;
-	else if (pl->have_clock && pl->clock.leap_allowed)
+		ls->utc_clock_virtual = pl->sys_clock.is_virtual;
+	} else if (pl->have_clock && pl->clock.leap_allowed) {
 		ls->utc_clock = 0;
+		ls->utc_clock_virtual = pl->clock.is_virtual;
+	}
 	if (ls->kernel_leap && ls->utc_clock < 0)
 		log_info("kernel_leap: netd has no clock that counts UTC and "
 		    "takes a leap second (kernel_leap 1 in netd's "
@@ -256,6 +260,17 @@ clock_leap_update(struct clockd *c, int64_t ptp_ns)
 	char day[40];
 
 	if (!ls->kernel_leap || ls->utc_clock < 0)
+		return;
+	/*
+	 * A grandmaster's UTC clock is its source (NTP, chrony or GNSS keep
+	 * it), not a clock it steers: those handle the leap themselves, and
+	 * may slew or smear it, which a kernel STA_INS would turn into a
+	 * step.  As ptp4l, only a clock this clockd follows a master with
+	 * takes the leap, except netd's virtual clock, which stands in for
+	 * such an NTP-fed clock in tests and has nobody else to arm it.
+	 */
+	if (clock_leap_is_gm(c) && !ls->utc_clock_virtual &&
+	    ls->arm.leap == 0)
 		return;
 	flag = (f & PTP_FLAG_LEAP61) ? 1 : (f & PTP_FLAG_LEAP59) ? -1 : 0;
 	n = (f & PTP_FLAG_UTC_OFFSET_VALID) ? c->tds.current_utc_offset :

@@ -196,6 +196,7 @@ struct leapstate {
 	/* the leap second on the clock that counts UTC (kernel_leap 1) */
 	int			 kernel_leap;
 	int			 utc_clock;	/* -1 none, 0 PTP, 1 system */
+	int			 utc_clock_virtual; /* it is a virtual clock */
 	struct leap_arm		 arm;		/* as sent to netd */
 	int			 tai_sent;	/* tai was sent (set_tai) */
 	int			 tai;

@@ -397,6 +397,8 @@ nc_clock_info(struct netd_clock_info *ci, const Ptpsep__Netd__ClockInfo *m)
 	/* ipc_check() let only known enum values through */
 	ci->sysoff = (enum netd_sysoff)m->sysoff;
 	ci->leap_allowed = m->leap_allowed;
+	ci->is_virtual = m->device != NULL &&
+	    strcmp(m->device, "virtual") == 0;
 }
 
 /* m has at most IPC_MAX_PORTS ports (nc_handle). */

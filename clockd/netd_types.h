@@ -149,6 +149,7 @@ struct netd_clock_info {
 	int			 phc_index;	/* -1: none */
 	enum netd_sysoff	 sysoff;	/* the system clock's only */
 	int			 leap_allowed;	/* counts UTC, kernel_leap 1 */
+	int			 is_virtual;	/* netd's `virtual' clock */
 };
 
 /* PortList: netd's ports, right after Hello. */

@@ -168,7 +168,7 @@ netd_sys_clock_info(struct netd *nd, Ptpsep__Netd__ClockInfo *ci)
 		return -1;
 	/* The same bounds keys as the PTP clock (doc/design.md). */
 	netd_clock_info(nd, ci);
-	ci->device = nd->sysclk->name;
+	ci->device = (char *)nd->sysclk_device;	/* ClockInfo's names */
 	ci->ptp_timescale = 0;		/* the system clock counts UTC */
 	ci->phc_index = -1;
 	ci->leap_allowed = nd->sysclk->leap_allowed;

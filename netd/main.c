@@ -279,6 +279,7 @@ main_open_sys_clock(struct netd *nd)
 	    clock_system_open();
 	if (nd->sysclk == NULL)
 		return -1;
+	nd->sysclk_device = dev == CFG_SYSCLK_VIRTUAL ? "virtual" : "system";
 	if (dev == CFG_SYSCLK_VIRTUAL)
 		snprintf(nd->sysclk->name, sizeof(nd->sysclk->name),
 		    "virtual system clock");

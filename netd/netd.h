@@ -96,6 +96,7 @@ struct netd {
 	 * without): the same bounds, its own step window and refusals.
 	 */
 	struct clock		*sysclk;
+	const char		*sysclk_device;	/* "system" or "virtual" */
 	struct clock_bounds_state sys_bstate;
 	uint64_t		 sys_refused[NETD_REFUSE_MAX];
 	enum clock_cmp_method	 cmp_method;	/* sysclk against clk */

@@ -710,27 +710,25 @@ test_slave_off(void **state)
 	stop();
 }
 
-/* A grandmaster with a leapfile and kernel_leap 1 arms its own system
- * clock (its PHC follows it) from its readings, reads on every second
- * while armed, and clears the flag 2 s after the midnight. */
+/* A grandmaster with a leapfile, kernel_leap 1 and a system clock its
+ * PHC follows, virtual or not. */
 static void
-test_gm_own_sysclock(void **state)
+gm_sysclock_start(int is_virtual)
 {
 	static const uint8_t id[8] = { 0, 1, 2, 0xff, 0xfe, 3, 4, 5 };
-	struct netd_port_desc port = {
+	static struct netd_port_desc port = {
 		.iface = "eth0", .transport = NETD_TR_L2, .clock_identity = id,
 	};
+	static struct env env = { &fops, NULL };
 	struct netd_port_list pl = { .ports = &port, .nports = 1,
 	    .have_clock = 1, .have_sys_clock = 1 };
-	struct env env = { &fops, NULL };
 	struct netd_clock_reply r = { .id = CLOCK_REQ_STATUS, .ok = 1 };
-	int64_t d;
 
-	(void)state;
 	memset(&W, 0, sizeof(W));
 	W.now = 1000 * S;
 	pl.clock.ptp_timescale = 1;
 	pl.sys_clock.leap_allowed = 1;
+	pl.sys_clock.is_virtual = is_virtual;
 	cfg = cfg_new();
 	assert_non_null(cfg);
 	assert_int_equal(cfg_set_str(cfg, NULL, "leapfile", LEAP_VECTOR), 0);
@@ -741,6 +739,36 @@ test_gm_own_sysclock(void **state)
 	clock_netd_cbs.connected(&clk, &pl);
 	clock_netd_cbs.clock_reply(&clk, &r);
 	W.read_id = 0;
+}
+
+/* A grandmaster whose system clock is a real one (NTP, chrony or GNSS
+ * keep it, and may smear the leap): it announces the leap and arms
+ * nothing. */
+static void
+test_gm_real_sysclock(void **state)
+{
+	(void)state;
+	gm_sysclock_start(0);
+	(void)read_at(TAI(D2017 - 40));
+	check_tds(36, PTP_FLAG_LEAP61);
+	(void)read_at((D2017 + 37) * S + 1000000);
+	check_tds(37, 0);
+	(void)read_at((D2017 + 39) * S + 1000000);
+	assert_int_equal(W.nleap, 0);
+	stop();
+}
+
+/* The same with netd's virtual system clock, which stands in for an
+ * NTP-fed clock in tests: the grandmaster arms it from its readings,
+ * reads on every second while armed, and clears the flag 2 s after the
+ * midnight. */
+static void
+test_gm_own_sysclock(void **state)
+{
+	int64_t d;
+
+	(void)state;
+	gm_sysclock_start(1);
 	(void)read_at(TAI(D2017 - 13 * 3600));
 	assert_int_equal(W.nleap, 0);
 	(void)read_at(TAI(D2017 - 40));
@@ -824,6 +852,7 @@ main(void)
 		cmocka_unit_test(test_slave_off),
 		cmocka_unit_test(test_servo_hold),
 		cmocka_unit_test(test_gm_own_sysclock),
+		cmocka_unit_test(test_gm_real_sysclock),
 	};
 
 	log_init("test_leap", 1, LOG_LVL_WARN);
