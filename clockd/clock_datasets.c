@@ -62,7 +62,9 @@ clock_update_grandmaster(struct clockd *c)
 	/* Not traceable.  The system clock, and netd's virtual clock over
 	 * it, count UTC: ARB timescale, as ptp4l announces for CLOCK_REALTIME
 	 * (a PTP-timescale flag would make a slave on the system clock take
-	 * currentUtcOffset off every offset, 7.2.4); a PHC counts PTP time.
+	 * currentUtcOffset off every offset, 7.2.4); a PHC, and a virtual
+	 * clock beside a system clock (sync_system_clock 1), count PTP time
+	 * (clock_counts_ptp_time()).
 	 * currentUtcOffset is the operator's utc_offset, announced as known
 	 * (currentUtcOffsetValid, 8.2.4.3) so that a slave need not guess. */
 	c->tds.flags = PTP_FLAG_UTC_OFFSET_VALID |
