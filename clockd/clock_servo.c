@@ -29,6 +29,32 @@
 
 /* ---- servo and clock requests ---- */
 
+uint64_t
+clock_servo_params(const struct cfg *cfg, int sw, struct servo_params *sp)
+{
+	servo_params_default(sp, sw);
+	sp->max_frequency = cfg_get_int(cfg, NULL, "max_frequency");
+	/* As in ptp4l.  With allow_step 0 (or beyond max_step_ns) the servo
+	 * still says when it would step; the caller slews instead. */
+	sp->step_threshold = cfg_get_double(cfg, NULL, "step_threshold");
+	sp->first_step_threshold = cfg_get_double(cfg, NULL,
+	    "first_step_threshold");
+	sp->pi.kp = cfg_get_double(cfg, NULL, "pi_proportional_const");
+	sp->pi.ki = cfg_get_double(cfg, NULL, "pi_integral_const");
+	sp->pi.kp_scale = cfg_get_double(cfg, NULL, "pi_proportional_scale");
+	sp->pi.kp_exponent = cfg_get_double(cfg, NULL,
+	    "pi_proportional_exponent");
+	sp->pi.kp_norm_max = cfg_get_double(cfg, NULL,
+	    "pi_proportional_norm_max");
+	sp->pi.ki_scale = cfg_get_double(cfg, NULL, "pi_integral_scale");
+	sp->pi.ki_exponent = cfg_get_double(cfg, NULL, "pi_integral_exponent");
+	sp->pi.ki_norm_max = cfg_get_double(cfg, NULL, "pi_integral_norm_max");
+	/* a slew is done once within the step threshold (else 20 us) */
+	return (uint64_t)(1e9 * (sp->step_threshold > 0.0 ?
+	    sp->step_threshold : sp->first_step_threshold > 0.0 ?
+	    sp->first_step_threshold : 0.00002));
+}
+
 void
 clock_create_servo(struct clockd *c, double freq)
 {
@@ -36,30 +62,11 @@ clock_create_servo(struct clockd *c, double freq)
 	struct servo_params sp;
 	int sw = cfg_get_int(cfg, NULL, "time_stamping") == CFG_TS_SOFTWARE;
 
-	servo_params_default(&sp, sw);
+	c->slew_done_ns = clock_servo_params(cfg, sw, &sp);
 	sp.clock_max_freq_ppb = c->max_freq_ppb;
-	sp.max_frequency = cfg_get_int(cfg, NULL, "max_frequency");
-	/* As in ptp4l.  With allow_step 0 (or beyond max_step_ns) the servo
-	 * still says when it would step; clock_synchronize() slews instead. */
-	sp.step_threshold = cfg_get_double(cfg, NULL, "step_threshold");
-	sp.first_step_threshold = cfg_get_double(cfg, NULL,
-	    "first_step_threshold");
-	c->slew_done_ns = (uint64_t)(1e9 * (sp.step_threshold > 0.0 ?
-	    sp.step_threshold : sp.first_step_threshold > 0.0 ?
-	    sp.first_step_threshold : 0.00002));
 	sp.init_freq_ppb = freq;
 	sp.sync_interval = c->nports ? (double)port_interval_ns(
 	    c->ports[0].log_sync_interval) / 1e9 : 1.0;
-	sp.pi.kp = cfg_get_double(cfg, NULL, "pi_proportional_const");
-	sp.pi.ki = cfg_get_double(cfg, NULL, "pi_integral_const");
-	sp.pi.kp_scale = cfg_get_double(cfg, NULL, "pi_proportional_scale");
-	sp.pi.kp_exponent = cfg_get_double(cfg, NULL,
-	    "pi_proportional_exponent");
-	sp.pi.kp_norm_max = cfg_get_double(cfg, NULL,
-	    "pi_proportional_norm_max");
-	sp.pi.ki_scale = cfg_get_double(cfg, NULL, "pi_integral_scale");
-	sp.pi.ki_exponent = cfg_get_double(cfg, NULL, "pi_integral_exponent");
-	sp.pi.ki_norm_max = cfg_get_double(cfg, NULL, "pi_integral_norm_max");
 	switch (cfg_get_int(cfg, NULL, "clock_servo")) {
 	case CFG_SERVO_LINREG:
 		c->servo = servo_create(SERVO_LINREG, &sp);

@@ -396,6 +396,12 @@ void	clock_ev_adj(void *arg);
 /* The PTP clock following the system clock (sysclk.c, as grandmaster):
  * a frequency within the rate limit; a step by -offset, or the refusal
  * that kept it from being asked (CR_NONE: sent). */
+/* The servo parameters the keys give (max_frequency, step thresholds,
+ * pi_*), for software (sw) or hardware time stamps; returns how close a
+ * slew must come to be done, ns.  Shared by both servos. */
+struct servo_params;
+uint64_t clock_servo_params(const struct cfg *cfg, int sw,
+	    struct servo_params *sp);
 void	clock_steer_freq(struct clockd *c, double ppb);
 enum clock_refusal clock_steer_step(struct clockd *c, int64_t offset);
 

@@ -167,27 +167,10 @@ sysclk_servo_new(struct clockd *c)
 	s->servo = NULL;
 	/* netd compares the clocks with no network between them: the
 	 * hardware time stamps' PI constants, as phc2sys */
-	servo_params_default(&sp, 0);
+	s->slew_done_ns = clock_servo_params(cfg, 0, &sp);
 	sp.clock_max_freq_ppb = sysclk_follower_max(c);
-	sp.max_frequency = cfg_get_int(cfg, NULL, "max_frequency");
-	sp.step_threshold = cfg_get_double(cfg, NULL, "step_threshold");
-	sp.first_step_threshold = cfg_get_double(cfg, NULL,
-	    "first_step_threshold");
-	s->slew_done_ns = (uint64_t)(1e9 * (sp.step_threshold > 0.0 ?
-	    sp.step_threshold : sp.first_step_threshold > 0.0 ?
-	    sp.first_step_threshold : 0.00002));
 	sp.init_freq_ppb = sysclk_follower_freq(c);
 	sp.sync_interval = (double)s->period_ns / 1e9;
-	sp.pi.kp = cfg_get_double(cfg, NULL, "pi_proportional_const");
-	sp.pi.ki = cfg_get_double(cfg, NULL, "pi_integral_const");
-	sp.pi.kp_scale = cfg_get_double(cfg, NULL, "pi_proportional_scale");
-	sp.pi.kp_exponent = cfg_get_double(cfg, NULL,
-	    "pi_proportional_exponent");
-	sp.pi.kp_norm_max = cfg_get_double(cfg, NULL,
-	    "pi_proportional_norm_max");
-	sp.pi.ki_scale = cfg_get_double(cfg, NULL, "pi_integral_scale");
-	sp.pi.ki_exponent = cfg_get_double(cfg, NULL, "pi_integral_exponent");
-	sp.pi.ki_norm_max = cfg_get_double(cfg, NULL, "pi_integral_norm_max");
 	/*
 	 * PI, or linreg when that is the clock_servo: phc2sys's two.  The
 	 * kalman servo models a network path's delay noise, which a compare
