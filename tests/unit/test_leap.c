@@ -17,6 +17,7 @@
 
 #include "cfg.h"
 #include "clockd/clockd.h"
+#include "fake_timers.h"
 #include "leapfile.h"
 #include "log.h"
 #include "ptp_msg.h"
@@ -163,11 +164,7 @@ test_next_read(void **state)
 
 /* ---- the engine: a fake env with timers and recorded clock reads ---- */
 
-#define NT	16
 static struct {
-	int64_t		 now;
-	struct { int used, armed; int64_t due; env_timer_cb cb; void *arg; }
-			 t[NT];
 	uint64_t	 read_id;	/* the last read asked, 0: none */
 	unsigned	 reads;
 	unsigned	 nleap;		/* ClockSetLeap requests */
@@ -175,53 +172,6 @@ static struct {
 } W;
 static struct clockd clk;
 static struct cfg *cfg;
-
-static int64_t f_now(void *ctx) { (void)ctx; return W.now; }
-
-static struct env_timer *
-f_timer_new(void *ctx, env_timer_cb cb, void *arg)
-{
-	unsigned i;
-
-	(void)ctx;
-	for (i = 0; i < NT; i++)
-		if (!W.t[i].used) {
-			W.t[i].used = 1;
-			W.t[i].cb = cb;
-			W.t[i].arg = arg;
-			return (struct env_timer *)&W.t[i];
-		}
-	return NULL;
-}
-
-static void
-f_timer_free(void *ctx, struct env_timer *t)
-{
-	(void)ctx;
-	memset(t, 0, sizeof(W.t[0]));
-}
-
-static void
-f_timer_arm(void *ctx, struct env_timer *t, int64_t d)
-{
-	(void)ctx;
-	((typeof(&W.t[0]))t)->armed = 1;
-	((typeof(&W.t[0]))t)->due = W.now + d;
-}
-
-static void
-f_timer_cancel(void *ctx, struct env_timer *t)
-{
-	(void)ctx;
-	((typeof(&W.t[0]))t)->armed = 0;
-}
-
-static int
-f_timer_pending(void *ctx, const struct env_timer *t)
-{
-	(void)ctx;
-	return ((const typeof(&W.t[0]))t)->armed;
-}
 
 static void f_netd_start(void *ctx) { (void)ctx; }
 static int f_netd_ready(void *ctx) { (void)ctx; return 1; }
@@ -271,19 +221,19 @@ f_clock_req(void *ctx, const struct netd_clock_req *q)
 }
 
 static const struct env_ops fops = {
-	.now = f_now, .timer_new = f_timer_new, .timer_free = f_timer_free,
-	.timer_arm = f_timer_arm, .timer_cancel = f_timer_cancel,
-	.timer_pending = f_timer_pending, .netd_start = f_netd_start,
+	.now = fake_now, .timer_new = fake_timer_new,
+	.timer_free = fake_timer_free, .timer_arm = fake_timer_arm,
+	.timer_cancel = fake_timer_cancel, .timer_pending = fake_timer_pending, .netd_start = f_netd_start,
 	.netd_ready = f_netd_ready, .send_frame = f_send_frame,
 	.clock_read = f_clock_read, .clock_adjfreq = f_adjfreq,
 	.clock_step = f_step, .clock_req = f_clock_req,
 };
 
 /* The leap reading's timer (the engine's others are not run here). */
-static typeof(&W.t[0])
+static struct fake_timer *
 leap_timer(void)
 {
-	return (typeof(&W.t[0]))clk.leap.t_read;
+	return fake_timer_of(clk.leap.t_read);
 }
 
 static void
@@ -298,7 +248,8 @@ start(const char *clock_device)
 	struct env env = { &fops, NULL };
 
 	memset(&W, 0, sizeof(W));
-	W.now = 1000 * S;
+	fake_timers_reset();
+	fake_now_ns = 1000 * S;
 	cfg = cfg_new();
 	assert_non_null(cfg);
 	assert_int_equal(cfg_set_str(cfg, NULL, "leapfile", LEAP_VECTOR), 0);
@@ -330,7 +281,7 @@ read_at(int64_t clk_ns)
 	struct netd_clock_reply r = { .ok = 1, .have_now = 1 };
 
 	assert_true(leap_timer()->armed);
-	W.now = leap_timer()->due;
+	fake_now_ns = leap_timer()->due;
 	leap_timer()->armed = 0;
 	leap_timer()->cb(leap_timer()->arg);
 	assert_int_not_equal(W.read_id, 0);
@@ -340,7 +291,7 @@ read_at(int64_t clk_ns)
 	W.read_id = 0;
 	clock_netd_cbs.clock_reply(&clk, &r);
 	assert_true(leap_timer()->armed);
-	return leap_timer()->due - W.now;
+	return leap_timer()->due - fake_now_ns;
 }
 
 static void
@@ -362,7 +313,7 @@ test_gm_virtual(void **state)
 	/* before the first reading: utc_offset (37), a reading at once */
 	check_tds(37, 0);
 	assert_false(clk.tds.flags & PTP_FLAG_PTP_TIMESCALE);
-	assert_int_equal(leap_timer()->due, W.now);
+	assert_int_equal(leap_timer()->due, fake_now_ns);
 
 	/* 2016-12-31 11:00 UTC: 36 s, no flag; the next read in 10 min */
 	d = read_at((D2017 - 13 * 3600) * S);
@@ -410,14 +361,14 @@ test_gm_phc(void **state)
 	 * leap61) until a new reading, asked at once */
 	clk.cds.steps_removed = 1;
 	clk.pds.gm_identity[0] ^= 0xff;
-	W.now = leap_timer()->due;
+	fake_now_ns = leap_timer()->due;
 	leap_timer()->armed = 0;
 	leap_timer()->cb(leap_timer()->arg);
 	assert_int_equal(W.read_id, 0);
 	assert_false(leap_timer()->armed);
 	clock_update_grandmaster(&clk);
 	check_tds(37, 0);
-	assert_int_equal(leap_timer()->due, W.now);
+	assert_int_equal(leap_timer()->due, fake_now_ns);
 	(void)read_at((D2017 - 12 * 3600 + 40) * S);
 	check_tds(36, PTP_FLAG_LEAP61);
 	/* TAI midnight + 36.5: the inserted second, 23:59:60 */
@@ -452,6 +403,7 @@ test_no_leapfile(void **state)
 
 	(void)state;
 	memset(&W, 0, sizeof(W));
+	fake_timers_reset();
 	cfg = cfg_new();
 	assert_int_equal(cfg_set_int(cfg, NULL, "utc_offset", 35), 0);
 	assert_int_equal(clock_init(&clk, &env, cfg), 0);
@@ -582,7 +534,8 @@ slave_start(int kernel_leap, int sys_leap, int ptp_leap)
 	struct netd_clock_reply r = { .id = CLOCK_REQ_STATUS, .ok = 1 };
 
 	memset(&W, 0, sizeof(W));
-	W.now = 1000 * S;
+	fake_timers_reset();
+	fake_now_ns = 1000 * S;
 	pl.clock.leap_allowed = ptp_leap;
 	pl.clock.ptp_timescale = 1;
 	pl.sys_clock.leap_allowed = sys_leap;
@@ -725,7 +678,8 @@ gm_sysclock_start(int is_virtual)
 	struct netd_clock_reply r = { .id = CLOCK_REQ_STATUS, .ok = 1 };
 
 	memset(&W, 0, sizeof(W));
-	W.now = 1000 * S;
+	fake_timers_reset();
+	fake_now_ns = 1000 * S;
 	pl.clock.ptp_timescale = 1;
 	pl.sys_clock.leap_allowed = 1;
 	pl.sys_clock.is_virtual = is_virtual;

@@ -20,6 +20,7 @@
 
 #include "cfg.h"
 #include "clockd/clockd.h"
+#include "fake_timers.h"
 #include "clockd/sysclk.h"
 #include "ptp_msg.h"
 
@@ -107,12 +108,8 @@ test_leap_hold(void **state)
 
 /* ---- the engine on a fake env ---- */
 
-#define NT	16
 #define NR	64
 static struct {
-	int64_t		 now;
-	struct { int used, armed; int64_t due; env_timer_cb cb; void *arg; }
-			 t[NT];
 	struct netd_clock_req req[NR];	/* clock_req calls */
 	unsigned	 nreq;
 	unsigned	 nadj, nstep;	/* the PTP clock's own requests */
@@ -122,53 +119,6 @@ static struct {
 } W;
 static struct clockd clk;
 static struct cfg *cfg;
-
-static int64_t f_now(void *ctx) { (void)ctx; return W.now; }
-
-static struct env_timer *
-f_timer_new(void *ctx, env_timer_cb cb, void *arg)
-{
-	unsigned i;
-
-	(void)ctx;
-	for (i = 0; i < NT; i++)
-		if (!W.t[i].used) {
-			W.t[i].used = 1;
-			W.t[i].cb = cb;
-			W.t[i].arg = arg;
-			return (struct env_timer *)&W.t[i];
-		}
-	return NULL;
-}
-
-static void
-f_timer_free(void *ctx, struct env_timer *t)
-{
-	(void)ctx;
-	memset(t, 0, sizeof(W.t[0]));
-}
-
-static void
-f_timer_arm(void *ctx, struct env_timer *t, int64_t d)
-{
-	(void)ctx;
-	((typeof(&W.t[0]))t)->armed = 1;
-	((typeof(&W.t[0]))t)->due = W.now + d;
-}
-
-static void
-f_timer_cancel(void *ctx, struct env_timer *t)
-{
-	(void)ctx;
-	((typeof(&W.t[0]))t)->armed = 0;
-}
-
-static int
-f_timer_pending(void *ctx, const struct env_timer *t)
-{
-	(void)ctx;
-	return ((const typeof(&W.t[0]))t)->armed;
-}
 
 static void f_netd_start(void *ctx) { (void)ctx; }
 static int f_netd_ready(void *ctx) { (void)ctx; return 1; }
@@ -215,18 +165,18 @@ f_clock_req(void *ctx, const struct netd_clock_req *r)
 }
 
 static const struct env_ops fops = {
-	.now = f_now, .timer_new = f_timer_new, .timer_free = f_timer_free,
-	.timer_arm = f_timer_arm, .timer_cancel = f_timer_cancel,
-	.timer_pending = f_timer_pending, .netd_start = f_netd_start,
+	.now = fake_now, .timer_new = fake_timer_new,
+	.timer_free = fake_timer_free, .timer_arm = fake_timer_arm,
+	.timer_cancel = fake_timer_cancel, .timer_pending = fake_timer_pending, .netd_start = f_netd_start,
 	.netd_ready = f_netd_ready, .send_frame = f_send_frame,
 	.clock_read = f_clock_read, .clock_adjfreq = f_adjfreq,
 	.clock_step = f_step, .clock_req = f_clock_req,
 };
 
-static typeof(&W.t[0])
+static struct fake_timer *
 cmp_timer(void)
 {
-	return (typeof(&W.t[0]))clk.sys.t_cmp;
+	return fake_timer_of(clk.sys.t_cmp);
 }
 
 /* The last request of op (the test fails if there is none). */
@@ -268,7 +218,8 @@ start(const char *rate, int sys_step_allowed)
 	const struct netd_clock_req *q;
 
 	memset(&W, 0, sizeof(W));
-	W.now = 1000 * S;
+	fake_timers_reset();
+	fake_now_ns = 1000 * S;
 	cfg = cfg_new();
 	assert_non_null(cfg);
 	assert_int_equal(cfg_set_str(cfg, NULL, "clock_device", "virtual"), 0);
@@ -343,7 +294,7 @@ sample_at(int64_t raw, int64_t ptp_ns)
 	unsigned n = count_req(NETD_CLOCK_COMPARE);
 
 	assert_true(cmp_timer()->armed);
-	W.now = cmp_timer()->due;
+	fake_now_ns = cmp_timer()->due;
 	cmp_timer()->armed = 0;
 	cmp_timer()->cb(cmp_timer()->arg);
 	assert_int_equal(count_req(NETD_CLOCK_COMPARE), n + 1);
@@ -373,21 +324,21 @@ test_rate(void **state)
 	start("4", 1);
 	/* every 1/4 s */
 	assert_true(cmp_timer()->armed);
-	assert_int_equal(cmp_timer()->due - W.now, S / 4);
-	W.now = cmp_timer()->due;
+	assert_int_equal(cmp_timer()->due - fake_now_ns, S / 4);
+	fake_now_ns = cmp_timer()->due;
 	cmp_timer()->armed = 0;
 	cmp_timer()->cb(cmp_timer()->arg);
 	assert_int_equal(count_req(NETD_CLOCK_COMPARE), 1);
-	assert_int_equal(cmp_timer()->due - W.now, S / 4);
+	assert_int_equal(cmp_timer()->due - fake_now_ns, S / 4);
 	/* unanswered: no second compare in flight a period later */
-	W.now = cmp_timer()->due;
+	fake_now_ns = cmp_timer()->due;
 	cmp_timer()->armed = 0;
 	cmp_timer()->cb(cmp_timer()->arg);
 	assert_int_equal(count_req(NETD_CLOCK_COMPARE), 1);
 	stop();
 	/* the default: 1 Hz */
 	start(NULL, 1);
-	assert_int_equal(cmp_timer()->due - W.now, S);
+	assert_int_equal(cmp_timer()->due - fake_now_ns, S);
 	stop();
 }
 
