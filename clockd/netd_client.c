@@ -22,11 +22,8 @@
 #define NC_BACKOFF_MIN_MS	100
 #define NC_BACKOFF_MAX_MS	5000
 
-/* NetdMsg.batch and NetdBatch.msgs: field 10 and field 1, length-delimited
- * (proto/netd.proto; protobuf's wire type 2). */
-#define NC_TAG_BATCH		((10u << 3) | 2u)
-#define NC_TAG_MEMBER		((1u << 3) | 2u)
-/* The most a tag and a length of at most IPC_MAX_MSG take. */
+/* The most a batch's or a member's tag and length take, for a length of
+ * at most IPC_MAX_MSG (ipc_netd_batch_pack()). */
 #define NC_HDR_MAX		4
 
 enum nc_state {
@@ -181,44 +178,6 @@ nc_send(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	return nc_sent(nc, ipc_send_netd(nc->fd, m));
 }
 
-/* One datagram of len octets packed already, as ipc_send() sends it. */
-static int
-nc_send_packed(struct netd_client *nc, const uint8_t *b, size_t len)
-{
-	ssize_t n;
-
-	do {
-		n = send(nc->fd, b, len, MSG_NOSIGNAL | MSG_EOR);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return (errno == EAGAIN || errno == EWOULDBLOCK) ?
-		    IPC_E_AGAIN : IPC_E_SYS;
-	return (size_t)n == len ? IPC_OK : IPC_E_SHORT;
-}
-
-/* A protobuf varint; below 2^21 (IPC_MAX_MSG is) at most NC_HDR_MAX - 1
- * octets. */
-static size_t
-nc_varint(uint8_t *b, size_t v)
-{
-	size_t i = 0;
-
-	while (v >= 0x80) {
-		b[i++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	b[i++] = (uint8_t)v;
-	return i;
-}
-
-static size_t
-nc_varint_len(size_t v)
-{
-	uint8_t b[8];
-
-	return nc_varint(b, v);
-}
-
 /*
  * Sends what is queued: one message as it was packed, two or more as one
  * NetdBatch.  The batch is put together from the members' packed octets:
@@ -231,7 +190,8 @@ static void
 nc_flush(struct netd_client *nc)
 {
 	uint8_t dg[IPC_MAX_MSG];
-	size_t pos, off, sum;
+	const uint8_t *m[IPC_BATCH_MAX];
+	size_t off, len;
 	unsigned i, n = nc->n;
 
 	nc->n = 0;
@@ -239,21 +199,16 @@ nc_flush(struct netd_client *nc)
 	if (n == 0 || nc->fd < 0 || nc->state != NC_READY)
 		return;
 	if (n == 1) {
-		(void)nc_sent(nc, nc_send_packed(nc, nc->buf, nc->len[0]));
+		(void)nc_sent(nc, ipc_send_packed(nc->fd, nc->buf,
+		    nc->len[0]));
 		return;
 	}
-	for (i = 0, sum = 0; i < n; i++)
-		sum += 1 + nc_varint_len(nc->len[i]) + nc->len[i];
-	pos = 0;
-	dg[pos++] = NC_TAG_BATCH;
-	pos += nc_varint(dg + pos, sum);
-	for (i = 0, off = 0; i < n; off += nc->len[i], i++) {
-		dg[pos++] = NC_TAG_MEMBER;
-		pos += nc_varint(dg + pos, nc->len[i]);
-		memcpy(dg + pos, nc->buf + off, nc->len[i]);
-		pos += nc->len[i];
-	}
-	(void)nc_sent(nc, nc_send_packed(nc, dg, pos));
+	for (i = 0, off = 0; i < n; off += nc->len[i], i++)
+		m[i] = nc->buf + off;
+	/* nc_queue() kept the members' sum within a datagram's room */
+	len = ipc_netd_batch_pack(m, nc->len, n, dg, sizeof(dg));
+	(void)nc_sent(nc, len > 0 ? ipc_send_packed(nc->fd, dg, len) :
+	    IPC_E_TOOBIG);
 }
 
 static void

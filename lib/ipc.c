@@ -433,3 +433,67 @@ ipc_error_init(Ptpsep__Error *e, Ptpsep__ErrorCode code, const char *msg)
 	/* Packing only reads it; the generated struct lacks the const. */
 	e->message = (char *)(uintptr_t)msg;
 }
+
+/* ---- NetdBatch around packed members ---- */
+
+#define IPC_TAG_NETD_BATCH	((10u << 3) | 2u)	/* NetdMsg.batch */
+#define IPC_TAG_BATCH_MSGS	((1u << 3) | 2u)	/* NetdBatch.msgs */
+
+/* A protobuf varint's length, and the varint itself at p. */
+static size_t
+ipc_varint_len(size_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static uint8_t *
+ipc_put_varint(uint8_t *p, size_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+size_t
+ipc_netd_batch_pack(const uint8_t *const *m, const size_t *len, unsigned n,
+    uint8_t *out, size_t cap)
+{
+	size_t inner = 0, total;
+	uint8_t *p = out;
+	unsigned i;
+
+	if (cap > IPC_MAX_MSG)
+		cap = IPC_MAX_MSG;
+	if (n == 0 || n > IPC_BATCH_MAX)
+		return 0;
+	if (n == 1) {
+		/* One message goes as itself, not as a batch of one. */
+		if (len[0] > cap)
+			return 0;
+		memcpy(out, m[0], len[0]);
+		return len[0];
+	}
+	for (i = 0; i < n; i++)
+		inner += 1 + ipc_varint_len(len[i]) + len[i];
+	total = 1 + ipc_varint_len(inner) + inner;
+	if (total > cap)
+		return 0;
+	*p++ = IPC_TAG_NETD_BATCH;
+	p = ipc_put_varint(p, inner);
+	for (i = 0; i < n; i++) {
+		*p++ = IPC_TAG_BATCH_MSGS;
+		p = ipc_put_varint(p, len[i]);
+		memcpy(p, m[i], len[i]);
+		p += len[i];
+	}
+	return (size_t)(p - out);
+}

@@ -141,6 +141,19 @@ uint32_t ipc_envelope_case(const ProtobufCMessage *m);
  */
 int ipc_check(const ProtobufCMessage *m);
 
+/*
+ * Pure: puts n (1..IPC_BATCH_MAX) NetdMsg already packed (m[i], len[i]
+ * octets) into one datagram at out: one as itself, two or more as one
+ * NetdBatch.  An embedded message is its packed octets behind a tag and
+ * a length, so the result is what protobuf_c_message_pack() makes of the
+ * NetdMsg holding them, without unpacking or copying each twice (netd's
+ * out-queue and clockd's outbox both build theirs so; doc/design.md,
+ * "Batches").  Returns its length, or 0 when n is out of range or it does
+ * not fit cap (nor IPC_MAX_MSG).
+ */
+size_t ipc_netd_batch_pack(const uint8_t *const *m, const size_t *len,
+    unsigned n, uint8_t *out, size_t cap);
+
 /* ---- typed wrappers: the three envelopes ---- */
 
 static inline int

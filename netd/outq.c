@@ -2,11 +2,10 @@
  * outq.c - netd's held messages and the NetdBatch that carries them
  * (outq.h, doc/design.md "Batches").
  *
- * The batch is written around members already packed: NetdMsg field 10
- * (batch) holding NetdBatch field 1 (msgs) once per member, each a
- * length-delimited field (protobuf encoding, wire type 2).  Packing the
- * member when it is held keeps no pointer into the port's receive buffer,
- * which the next frame overwrites.
+ * The batch is written around members already packed
+ * (ipc_netd_batch_pack()).  Packing the member when it is held keeps no
+ * pointer into the port's receive buffer, which the next frame
+ * overwrites.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -16,8 +15,6 @@
 
 #include "outq.h"
 
-#define OUTQ_TAG_BATCH	((10u << 3) | 2u)	/* NetdMsg.batch */
-#define OUTQ_TAG_MSGS	((1u << 3) | 2u)	/* NetdBatch.msgs */
 /* Key and length of the batch, and of each of IPC_BATCH_MAX members. */
 #define OUTQ_FRAMING	(1 + 3 + IPC_BATCH_MAX * (1 + 3))
 
@@ -86,72 +83,21 @@ outq_droppable(const struct outq *q)
 	return 1;
 }
 
-static size_t
-varint_len(size_t v)
-{
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
-static uint8_t *
-put_varint(uint8_t *p, size_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
-/* The key and length of a member, then its bytes. */
-static uint8_t *
-put_member(uint8_t *p, const uint8_t *b, size_t len)
-{
-	*p++ = OUTQ_TAG_MSGS;
-	p = put_varint(p, len);
-	memcpy(p, b, len);
-	return p + len;
-}
-
 size_t
 outq_build(const struct outq *q, const uint8_t *next, size_t next_len,
     uint8_t *out, size_t cap)
 {
-	size_t i, inner = 0, total, n = q->n + (next != NULL);
-	uint8_t *p = out;
+	const uint8_t *m[OUTQ_HELD_MAX + 1];
+	size_t len[OUTQ_HELD_MAX + 1];
+	unsigned i, n = 0;
 
-	if (cap > IPC_MAX_MSG)
-		cap = IPC_MAX_MSG;
-	if (n == 0)
-		return 0;
-	if (n == 1) {
-		/* One message goes as itself, not as a batch of one. */
-		const uint8_t *b = next != NULL ? next : q->buf + q->m[0].off;
-		size_t len = next != NULL ? next_len : q->m[0].len;
-
-		if (len > cap)
-			return 0;
-		memcpy(out, b, len);
-		return len;
+	for (i = 0; i < q->n; i++) {
+		m[n] = q->buf + q->m[i].off;
+		len[n++] = q->m[i].len;
 	}
-	for (i = 0; i < q->n; i++)
-		inner += 1 + varint_len(q->m[i].len) + q->m[i].len;
-	if (next != NULL)
-		inner += 1 + varint_len(next_len) + next_len;
-	total = 1 + varint_len(inner) + inner;
-	if (total > cap)
-		return 0;
-	*p++ = OUTQ_TAG_BATCH;
-	p = put_varint(p, inner);
-	for (i = 0; i < q->n; i++)
-		p = put_member(p, q->buf + q->m[i].off, q->m[i].len);
-	if (next != NULL)
-		p = put_member(p, next, next_len);
-	return (size_t)(p - out);
+	if (next != NULL) {
+		m[n] = next;
+		len[n++] = next_len;
+	}
+	return ipc_netd_batch_pack(m, len, n, out, cap);
 }
