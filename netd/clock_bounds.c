@@ -114,6 +114,23 @@ adj_too_soon(const struct clock_bounds *b,
 	return age < b->min_adj_interval_ns;
 }
 
+/* A step of step_ns (|step_ns| <= 2^62) against the step bounds. */
+static enum clock_status
+step_check(const struct clock_bounds *b, const struct clock_bounds_state *st,
+    int64_t step_ns, int64_t now_ns)
+{
+	if (!b->allow_step)
+		return CLOCK_ST_STEP_NOT_ALLOWED;
+	/* |step_ns| <= 2^62 here, so the negation cannot overflow. */
+	if (b->max_step_ns > 0 && (step_ns > b->max_step_ns ||
+	    -step_ns > b->max_step_ns))
+		return CLOCK_ST_STEP_TOO_LARGE;
+	if (b->max_steps > 0 &&
+	    steps_in_window(st, b->step_interval_ns, now_ns) >= b->max_steps)
+		return CLOCK_ST_RATE_LIMITED;
+	return CLOCK_ST_OK;
+}
+
 enum clock_status
 clock_check_request(const struct clock_bounds *b,
     const struct clock_bounds_state *st, const struct clock_req *req,
@@ -129,20 +146,13 @@ clock_check_request(const struct clock_bounds *b,
 		if (req->leap == 0)
 			return CLOCK_ST_OK;
 		/*
-		 * An armed leap moves the clock by 1 s at midnight: it gets
-		 * no more than a 1 s step would, so a hostile clockd cannot
-		 * use leaps to get round allow_step, max_step_ns or the
-		 * step window (doc/design.md, the bounds on the clock).
+		 * An armed leap moves the clock by 1 s at midnight: it is
+		 * checked as a 1 s step, so a hostile clockd cannot use
+		 * leaps to get round allow_step, max_step_ns or the step
+		 * window (doc/design.md, the bounds on the clock).
 		 */
-		if (!b->allow_step)
-			return CLOCK_ST_STEP_NOT_ALLOWED;
-		if (b->max_step_ns > 0 && b->max_step_ns < NSEC_PER_SEC)
-			return CLOCK_ST_STEP_TOO_LARGE;
-		if (b->max_steps > 0 &&
-		    steps_in_window(st, b->step_interval_ns, now_ns) >=
-		    b->max_steps)
-			return CLOCK_ST_RATE_LIMITED;
-		return CLOCK_ST_OK;
+		return step_check(b, st, -(int64_t)req->leap * NSEC_PER_SEC,
+		    now_ns);
 	case CLOCK_OP_ADJFREQ:
 		if (!isfinite(req->freq_ppb))
 			return CLOCK_ST_INVALID;
@@ -155,17 +165,7 @@ clock_check_request(const struct clock_bounds *b,
 		if (req->step_ns > CLOCK_MAX_STEP_NS ||
 		    req->step_ns < -CLOCK_MAX_STEP_NS)
 			return CLOCK_ST_INVALID;
-		if (!b->allow_step)
-			return CLOCK_ST_STEP_NOT_ALLOWED;
-		/* |step_ns| <= 2^62 here, so the negation cannot overflow. */
-		if (b->max_step_ns > 0 && (req->step_ns > b->max_step_ns ||
-		    -req->step_ns > b->max_step_ns))
-			return CLOCK_ST_STEP_TOO_LARGE;
-		if (b->max_steps > 0 &&
-		    steps_in_window(st, b->step_interval_ns, now_ns) >=
-		    b->max_steps)
-			return CLOCK_ST_RATE_LIMITED;
-		return CLOCK_ST_OK;
+		return step_check(b, st, req->step_ns, now_ns);
 	}
 	return CLOCK_ST_INVALID;
 }

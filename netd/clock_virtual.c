@@ -172,17 +172,6 @@ seg_push(struct vclock *vc, int64_t now, int64_t virt, int64_t freq_ppq)
 	vc->nseg++;
 }
 
-/* floor(a / b) for b > 0. */
-static int64_t
-floor_div64(int64_t a, int64_t b)
-{
-	int64_t q = a / b;
-
-	if (a % b != 0 && a < 0)
-		q--;
-	return q;
-}
-
 /*
  * The first raw time in [from, ...) at which segment s reads x or more;
  * s maps non-decreasingly and reads x at most a few ns after the
@@ -247,7 +236,7 @@ vclock_leap_catchup(struct vclock *vc, int64_t t)
 	 * the leap is dropped rather than failing every conversion.
 	 */
 	if (vfrom > INT64_MAX - NSEC_PER_SEC ||
-	    __builtin_mul_overflow(floor_div64(vfrom - off, VCLOCK_DAY_NS) +
+	    __builtin_mul_overflow((int64_t)floor_div(vfrom - off, VCLOCK_DAY_NS) +
 	    1, VCLOCK_DAY_NS, &at) || __builtin_add_overflow(at, off, &at) ||
 	    __builtin_sub_overflow(cur->virt, leap * NSEC_PER_SEC, &virt)) {
 		log_warnx("%s: leap second dropped: the clock is out of "
