@@ -266,6 +266,68 @@ int cfg_set_str(struct cfg *cfg, const char *port, const char *key,
 int cfg_set_from_string(struct cfg *cfg, const char *port, const char *key,
     const char *value);
 
+/* ---- unicast master tables ([unicast_master_table], lib/cfg_utab.c) ----
+ *
+ * ptp4l's syntax: each "[unicast_master_table]" section holds lines
+ *	table_id		N	(1..INT_MAX, unique; starts a table)
+ *	logQueryInterval	N	(-128..127; 0 if not given, as ptp4l)
+ *	peer_address		ADDR	(P2P: the peer, in the port's transport)
+ *	UDPv4			a.b.c.d
+ *	UDPv6			IPv6 address
+ *	L2			xx:xx:xx:xx:xx:xx
+ * and a port takes one with "unicast_master_table N" (0: none).  Every line
+ * of the section but table_id needs a table_id before it.  An address is
+ * a unicast one (no multicast, broadcast or unspecified address).
+ */
+#define CFG_UTAB_MAX		64	/* tables per configuration */
+#define CFG_UTAB_ADDRS_MAX	256	/* master addresses per table */
+#define CFG_UADDR_MAX		16
+
+/*
+ * One address: 4 (UDPv4), 16 (UDPv6) or 6 (L2) octets in network byte
+ * order, the layout of netd's struct transport_addr (len, b).
+ */
+struct cfg_uaddr {
+	enum cfg_transport transport;
+	uint8_t len;
+	uint8_t b[CFG_UADDR_MAX];
+	unsigned int line;	/* where the file gave it */
+};
+
+struct cfg_utab {
+	int table_id;		/* 1..INT_MAX */
+	int log_query_interval;	/* logQueryInterval */
+	int has_peer;		/* peer_address given */
+	struct cfg_uaddr peer;	/* if has_peer */
+	size_t count;		/* master addresses, in file order */
+	struct cfg_uaddr *addrs;
+	const char *file;	/* where its table_id line is */
+	unsigned int line;
+};
+
+size_t cfg_utab_count(const struct cfg *cfg);
+/* The tables in file order; NULL if i is out of range. */
+const struct cfg_utab *cfg_utab_at(const struct cfg *cfg, size_t i);
+/* NULL if no table has this table_id. */
+const struct cfg_utab *cfg_utab_find(const struct cfg *cfg, int table_id);
+/*
+ * The table of a port (port NULL: the global value): the one its
+ * unicast_master_table names, NULL for 0 (none), and NULL if that table
+ * does not exist (cfg_utab_check() refuses such a configuration).
+ */
+const struct cfg_utab *cfg_utab_port(const struct cfg *cfg,
+    const char *port);
+/*
+ * Cross-checks done once everything is loaded: every unicast_master_table
+ * names an existing table, and every address of a port's table (and its
+ * peer_address) is of the port's network_transport.  Returns 0, or -1
+ * with "FILE:LINE: ..." in why.  Run by cli_validate() (lib/cli.c), so a
+ * daemon refuses to start as its --check-config says.
+ */
+int cfg_utab_check(const struct cfg *cfg, char *why, size_t len);
+/* "192.0.2.1", "2001:db8::1", "00:11:22:33:44:55"; returns buf. */
+const char *cfg_uaddr_str(const struct cfg_uaddr *a, char *buf, size_t len);
+
 /* ---- the key audit ----
  *
  * A key the table marks implemented must be read by some code, or the
