@@ -49,6 +49,8 @@ static const char *const errors[] = {
 	[-PTP_E_NOSPACE] = "output buffer too small",
 	[-PTP_E_RANGE] = "value out of range for its field",
 	[-PTP_E_INVAL] = "invalid argument",
+	[-PTP_E_TLV_LENGTH] = "TLV lengthField wrong for its tlvType",
+	[-PTP_E_UNEG_MSG_TYPE] = "messageType cannot be negotiated (16.1.4.1)",
 };
 
 const char *
@@ -411,6 +413,9 @@ ptp_msg_parse(struct ptp_msg *m, const uint8_t *buf, size_t len)
 		if ((rc = ptp_msg_mgmt_tlv(m, &tlv)) < 0)
 			return rc;
 	}
+	if (m->hdr.message_type == PTP_MT_SIGNALING &&
+	    (rc = ptp_msg_signaling_check(m)) < 0)
+		return rc;
 	return 0;
 }
 
@@ -436,6 +441,9 @@ ptp_msg_pack(const struct ptp_msg *m, uint8_t *buf, size_t size)
 		if ((rc = ptp_msg_mgmt_tlv(m, &tlv)) < 0)
 			return rc;
 	}
+	if (m->hdr.message_type == PTP_MT_SIGNALING &&
+	    (rc = ptp_msg_signaling_check(m)) < 0)
+		return rc;
 	if (size < total)
 		return PTP_E_NOSPACE;
 

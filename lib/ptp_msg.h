@@ -20,6 +20,8 @@
  *  - Octets between the end of the body and messageLength are the TLV
  *    suffix (13.4, 14.1), which 1588-2019 allows on every message type.
  *    It must be an exact sequence of well-formed TLVs (ptp_tlv.h).
+ *  - In a Signaling message (13.12) every unicast negotiation TLV
+ *    (16.1.4) must decode (ptp_tlv_uneg_parse()); other TLVs are skipped.
  */
 #ifndef PTPSEP_PTP_MSG_H
 #define PTPSEP_PTP_MSG_H
@@ -48,6 +50,8 @@ enum ptp_err {
 	PTP_E_NOSPACE = -16,		/* pack: output buffer too small */
 	PTP_E_RANGE = -17,		/* pack: value does not fit its field */
 	PTP_E_INVAL = -18,		/* bad argument (NULL, bad buffer) */
+	PTP_E_TLV_LENGTH = -19,		/* lengthField wrong for the tlvType */
+	PTP_E_UNEG_MSG_TYPE = -20,	/* messageType not negotiable (16.1) */
 };
 
 /* Printable text for an enum ptp_err value (any int is accepted). */

@@ -242,3 +242,117 @@ ptp_msg_mgmt_tlv(const struct ptp_msg *m, struct ptp_tlv *tlv)
 	}
 	return PTP_E_MGMT_NO_TLV;
 }
+
+/* ---- unicast negotiation TLVs, 16.1.4 ------------------------------------ */
+
+int
+ptp_tlv_is_uneg(uint16_t type)
+{
+	return type >= PTP_TLV_REQUEST_UNICAST_TRANSMISSION &&
+	    type <= PTP_TLV_ACK_CANCEL_UNICAST_TRANSMISSION;
+}
+
+int
+ptp_uneg_msg_type_valid(unsigned int t)
+{
+	/* 16.1.4.1: only these are sent on a grant. */
+	return t == PTP_MT_ANNOUNCE || t == PTP_MT_SYNC ||
+	    t == PTP_MT_DELAY_RESP || t == PTP_MT_PDELAY_RESP;
+}
+
+static size_t
+uneg_len(uint16_t type)
+{
+	switch (type) {
+	case PTP_TLV_REQUEST_UNICAST_TRANSMISSION:
+		return PTP_UNEG_REQUEST_LEN;
+	case PTP_TLV_GRANT_UNICAST_TRANSMISSION:
+		return PTP_UNEG_GRANT_LEN;
+	default:
+		return PTP_UNEG_CANCEL_LEN;
+	}
+}
+
+int
+ptp_tlv_uneg_parse(const struct ptp_tlv *tlv, struct ptp_uneg_tlv *out)
+{
+	const uint8_t *v = tlv->value;
+
+	if (!ptp_tlv_is_uneg(tlv->type))
+		return PTP_E_TLV_TYPE;
+	if (tlv->length != uneg_len(tlv->type))
+		return PTP_E_TLV_LENGTH;
+	memset(out, 0, sizeof(*out));
+	out->type = tlv->type;
+	out->message_type = v[0] >> 4;
+	switch (tlv->type) {
+	case PTP_TLV_GRANT_UNICAST_TRANSMISSION:
+		/* v[6] reserved */
+		out->renewal_invited = v[7] & PTP_UNEG_RENEWAL_INVITED;
+		/* FALLTHROUGH */
+	case PTP_TLV_REQUEST_UNICAST_TRANSMISSION:
+		/* the low nibble of v[0] is reserved */
+		out->log_period = (int8_t)v[1];
+		out->duration = ptp_get_be32(v + 2);
+		break;
+	default:
+		/* v[1] reserved */
+		out->flags = v[0] & 0x0F;
+		break;
+	}
+	if (!ptp_uneg_msg_type_valid(out->message_type))
+		return PTP_E_UNEG_MSG_TYPE;
+	return 0;
+}
+
+int
+ptp_tlv_append_uneg(uint8_t *buf, size_t size, const struct ptp_uneg_tlv *u)
+{
+	uint8_t *v;
+	int rc;
+
+	if (u == NULL)
+		return PTP_E_INVAL;
+	if (!ptp_tlv_is_uneg(u->type))
+		return PTP_E_TLV_TYPE;
+	if (!ptp_uneg_msg_type_valid(u->message_type))
+		return PTP_E_UNEG_MSG_TYPE;
+	if (u->flags > 0x0F || u->renewal_invited > 1)
+		return PTP_E_RANGE;
+	rc = ptp_tlv_reserve(buf, size, u->type, uneg_len(u->type), &v);
+	if (rc < 0)
+		return rc;
+	v[0] = (uint8_t)(u->message_type << 4);
+	switch (u->type) {
+	case PTP_TLV_GRANT_UNICAST_TRANSMISSION:
+		v[7] = u->renewal_invited ? PTP_UNEG_RENEWAL_INVITED : 0;
+		/* FALLTHROUGH */
+	case PTP_TLV_REQUEST_UNICAST_TRANSMISSION:
+		v[1] = (uint8_t)u->log_period;
+		ptp_put_be32(v + 2, u->duration);
+		break;
+	default:
+		v[0] |= u->flags;
+		break;
+	}
+	return rc;
+}
+
+int
+ptp_msg_signaling_check(const struct ptp_msg *m)
+{
+	struct ptp_uneg_tlv u;
+	struct ptp_tlv_iter it;
+	struct ptp_tlv tlv;
+	int rc;
+
+	if (m->hdr.message_type != PTP_MT_SIGNALING)
+		return PTP_E_INVAL;
+	/* 16.1.3: one Signaling may carry several; each must decode. */
+	ptp_tlv_iter_msg(&it, m);
+	while ((rc = ptp_tlv_next(&it, &tlv)) > 0)
+		if (ptp_tlv_is_uneg(tlv.type) &&
+		    (rc = ptp_tlv_uneg_parse(&tlv, &u)) < 0)
+			return rc;
+	return rc;
+}

@@ -182,4 +182,55 @@ int ptp_tlv_append_mgmt_error(uint8_t *buf, size_t size, uint16_t error_id,
  */
 int ptp_msg_mgmt_tlv(const struct ptp_msg *m, struct ptp_tlv *tlv);
 
+/*
+ * Unicast negotiation TLVs, 16.1.4.  Each value starts with an octet whose
+ * high nibble is the messageType negotiated and whose low nibble is
+ * reserved (REQUEST, GRANT) or flags (CANCEL, ACKNOWLEDGE_CANCEL).
+ *  - REQUEST_UNICAST_TRANSMISSION (16.1.4.1): + logInterMessagePeriod
+ *    (Integer8) + durationField (UInteger32, s): 6 octets.
+ *  - GRANT_UNICAST_TRANSMISSION (16.1.4.2): the same + a reserved octet +
+ *    an octet whose bit 0 is renewalInvited: 8 octets.  durationField 0
+ *    is a refusal.
+ *  - CANCEL_UNICAST_TRANSMISSION (16.1.4.3) and ACKNOWLEDGE_CANCEL_
+ *    UNICAST_TRANSMISSION (16.1.4.4): + a reserved octet: 2 octets.
+ * lengthField must be exactly that (PTP_E_TLV_LENGTH), and messageType
+ * one of Announce, Sync, Delay_Resp or Pdelay_Resp, the only types that
+ * can be negotiated (16.1.4.1; PTP_E_UNEG_MSG_TYPE).
+ */
+#define PTP_UNEG_REQUEST_LEN		6
+#define PTP_UNEG_GRANT_LEN		8
+#define PTP_UNEG_CANCEL_LEN		2
+/* GRANT: renewalInvited, bit 0 of its last octet. */
+#define PTP_UNEG_RENEWAL_INVITED	0x01
+/* CANCEL / ACK_CANCEL low nibble (1588-2019 16.1.4.3, as linuxptp). */
+#define PTP_UNEG_MAINTAIN_REQUEST	0x01
+#define PTP_UNEG_MAINTAIN_GRANT		0x02
+
+struct ptp_uneg_tlv {
+	uint16_t type;			/* PTP_TLV_*_UNICAST_TRANSMISSION */
+	uint8_t message_type;		/* enum ptp_msg_type */
+	uint8_t flags;			/* CANCEL/ACK_CANCEL low nibble */
+	int8_t log_period;		/* REQUEST, GRANT */
+	uint32_t duration;		/* REQUEST, GRANT; s */
+	uint8_t renewal_invited;	/* GRANT: 0 or 1 */
+};
+
+/* 1 for the four negotiation tlvTypes (0x0004-0x0007), else 0. */
+int ptp_tlv_is_uneg(uint16_t type);
+/* 1 when messageType t can be negotiated (16.1.4.1), else 0. */
+int ptp_uneg_msg_type_valid(unsigned int t);
+/*
+ * Decode one negotiation TLV: PTP_E_TLV_TYPE (not one of the four),
+ * PTP_E_TLV_LENGTH, PTP_E_UNEG_MSG_TYPE, or 0.
+ */
+int ptp_tlv_uneg_parse(const struct ptp_tlv *tlv, struct ptp_uneg_tlv *out);
+/* Append one (u->type says which); the same checks as the parser. */
+int ptp_tlv_append_uneg(uint8_t *buf, size_t size,
+    const struct ptp_uneg_tlv *u);
+/*
+ * Check every negotiation TLV of a Signaling message (13.12): 0, or the
+ * first TLV's error.  ptp_msg_parse() and ptp_msg_pack() call it.
+ */
+int ptp_msg_signaling_check(const struct ptp_msg *m);
+
 #endif /* PTPSEP_PTP_TLV_H */

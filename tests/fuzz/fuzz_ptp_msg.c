@@ -24,6 +24,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static uint8_t out[MAX_MSG];
 static uint8_t out2[MAX_MSG];
 
+/*
+ * A negotiation TLV that decodes packs back to the same bytes but for its
+ * reserved bits (16.1.4), and no other TLV decodes as one.
+ */
+static void
+uneg_check(const struct ptp_tlv *t)
+{
+	static const uint8_t base[PTP_SIGNALING_LEN] = {
+		PTP_MT_SIGNALING, PTP_VERSION, 0, PTP_SIGNALING_LEN,
+	};
+	uint8_t b[PTP_SIGNALING_LEN + 16], v[8];
+	struct ptp_uneg_tlv u;
+	int rc = ptp_tlv_uneg_parse(t, &u);
+
+	if (rc != 0) {
+		if (rc != PTP_E_TLV_TYPE && rc != PTP_E_TLV_LENGTH &&
+		    rc != PTP_E_UNEG_MSG_TYPE)
+			abort();
+		if ((rc == PTP_E_TLV_TYPE) == ptp_tlv_is_uneg(t->type))
+			abort();
+		return;
+	}
+	memcpy(b, base, sizeof(base));
+	rc = ptp_tlv_append_uneg(b, sizeof(b), &u);
+	if (rc != PTP_SIGNALING_LEN + PTP_TLV_HDR_LEN + t->length)
+		abort();
+	memcpy(v, t->value, t->length);
+	if (u.type == PTP_TLV_REQUEST_UNICAST_TRANSMISSION ||
+	    u.type == PTP_TLV_GRANT_UNICAST_TRANSMISSION)
+		v[0] &= 0xF0;
+	if (u.type == PTP_TLV_GRANT_UNICAST_TRANSMISSION) {
+		v[6] = 0;
+		v[7] &= PTP_UNEG_RENEWAL_INVITED;
+	}
+	if (u.type == PTP_TLV_CANCEL_UNICAST_TRANSMISSION ||
+	    u.type == PTP_TLV_ACK_CANCEL_UNICAST_TRANSMISSION)
+		v[1] = 0;
+	if (memcmp(b + PTP_SIGNALING_LEN + PTP_TLV_HDR_LEN, v, t->length))
+		abort();
+}
+
 static void
 walk_tlvs(const uint8_t *p, size_t len, int want_ok)
 {
@@ -45,10 +86,11 @@ walk_tlvs(const uint8_t *p, size_t len, int want_ok)
 		    me.text_len != 0 &&
 		    me.text + me.text_len > t.value + t.length)
 			abort();
+		uneg_check(&t);
 	}
 	if (want_ok && rc != 0)
 		abort();
-	if (rc > 0 || rc < PTP_E_INVAL)
+	if (rc > 0 || rc < PTP_E_UNEG_MSG_TYPE)
 		abort();
 }
 
@@ -82,7 +124,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	walk_tlvs(data, size, 0);
 
 	rc = ptp_msg_parse(&m, data, size);
-	if (rc > 0 || rc < PTP_E_INVAL)
+	if (rc > 0 || rc < PTP_E_UNEG_MSG_TYPE)
 		abort();
 	if (ptp_hdr_parse(&h, data, size) < 0 && rc == 0)
 		abort();	/* full parse cannot pass a failing header */

@@ -662,7 +662,8 @@ test_strerror_names(void **state)
 	int e, f;
 
 	(void)state;
-	for (e = PTP_E_INVAL; e <= 0; e++) {
+	/* PTP_E_UNEG_MSG_TYPE is the last error code */
+	for (e = PTP_E_UNEG_MSG_TYPE; e <= 0; e++) {
 		assert_non_null(ptp_strerror(e));
 		assert_string_not_equal(ptp_strerror(e),
 		    "unknown PTP codec error");
@@ -670,7 +671,7 @@ test_strerror_names(void **state)
 			assert_string_not_equal(ptp_strerror(e),
 			    ptp_strerror(f));
 	}
-	assert_string_equal(ptp_strerror(PTP_E_INVAL - 1),
+	assert_string_equal(ptp_strerror(PTP_E_UNEG_MSG_TYPE - 1),
 	    "unknown PTP codec error");
 	assert_string_equal(ptp_strerror(1), "unknown PTP codec error");
 	assert_string_equal(ptp_msg_type_name(PTP_MT_PDELAY_RESP_FOLLOW_UP),

@@ -293,6 +293,187 @@ test_mgmt_error_sweep(void **state)
 		}
 }
 
+/* ---- unicast negotiation, 16.1.4 ----------------------------------------- */
+
+/*
+ * Captured from ptp4l 3.1.1: a UNICAST-SLAVE requesting Announce at 2^1 s
+ * for 60 s from a UNICAST-MASTER (UDPv4 payloads, tshark), and its grant.
+ */
+static const uint8_t ptp4l_request[] = {
+	0x0c, 0x02, 0x00, 0x36, 0x00, 0x00, 0x04, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0x1e, 0x6e, 0x1f, 0xff, 0xfe, 0x4a, 0xce, 0x9e, 0x00, 0x01,
+	0x00, 0x00, 0x05, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0x00, 0x04, 0x00, 0x06, 0xb0, 0x01, 0x00, 0x00, 0x00, 0x3c,
+};
+static const uint8_t ptp4l_grant[] = {
+	0x0c, 0x02, 0x00, 0x38, 0x00, 0x00, 0x04, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0x9e, 0x83, 0xa3, 0xff, 0xfe, 0x72, 0x8f, 0x76, 0x00, 0x01,
+	0x00, 0x00, 0x05, 0x7f, 0x1e, 0x6e, 0x1f, 0xff, 0xfe, 0x4a, 0xce, 0x9e,
+	0x00, 0x01, 0x00, 0x05, 0x00, 0x08, 0xb0, 0x01, 0x00, 0x00, 0x00, 0x3c,
+	0x00, 0x01,
+};
+
+static void
+uneg_first(const struct ptp_msg *m, struct ptp_uneg_tlv *u)
+{
+	struct ptp_tlv_iter it;
+	struct ptp_tlv t;
+
+	ptp_tlv_iter_msg(&it, m);
+	assert_int_equal(ptp_tlv_next(&it, &t), 1);
+	assert_int_equal(ptp_tlv_uneg_parse(&t, u), 0);
+}
+
+static void
+test_uneg_ptp4l(void **state)
+{
+	struct ptp_uneg_tlv u, g;
+	struct ptp_msg m;
+	uint8_t buf[BUFSZ];
+	int len;
+
+	(void)state;
+	assert_int_equal(ptp_msg_parse(&m, ptp4l_request,
+	    sizeof(ptp4l_request)), 0);
+	assert_int_equal(m.hdr.message_type, PTP_MT_SIGNALING);
+	assert_int_equal(m.body.signaling.target_port_identity.port_number,
+	    0xffff);
+	assert_int_equal(m.tlv_count, 1);
+	uneg_first(&m, &u);
+	assert_int_equal(u.type, PTP_TLV_REQUEST_UNICAST_TRANSMISSION);
+	assert_int_equal(u.message_type, PTP_MT_ANNOUNCE);
+	assert_int_equal(u.log_period, 1);
+	assert_int_equal(u.duration, 60);
+
+	/* Our answer, built field by field, is ptp4l's grant byte for byte. */
+	assert_int_equal(ptp_msg_parse(&m, ptp4l_grant, sizeof(ptp4l_grant)),
+	    0);
+	uneg_first(&m, &g);
+	assert_int_equal(g.type, PTP_TLV_GRANT_UNICAST_TRANSMISSION);
+	assert_int_equal(g.renewal_invited, 1);
+	m.suffix = NULL;
+	m.suffix_len = 0;
+	len = ptp_msg_pack(&m, buf, sizeof(buf));
+	assert_int_equal(len, PTP_SIGNALING_LEN);
+	u.type = PTP_TLV_GRANT_UNICAST_TRANSMISSION;
+	u.renewal_invited = 1;
+	len = ptp_tlv_append_uneg(buf, sizeof(buf), &u);
+	assert_int_equal(len, sizeof(ptp4l_grant));
+	assert_memory_equal(buf, ptp4l_grant, sizeof(ptp4l_grant));
+}
+
+/* Every type round-trips; several TLVs in one message are each checked. */
+static void
+test_uneg_roundtrip(void **state)
+{
+	static const struct ptp_uneg_tlv in[] = {
+		{ PTP_TLV_REQUEST_UNICAST_TRANSMISSION, PTP_MT_SYNC, 0, -4,
+		    300, 0 },
+		{ PTP_TLV_GRANT_UNICAST_TRANSMISSION, PTP_MT_DELAY_RESP, 0, -7,
+		    0xfffffffe, 0 },
+		{ PTP_TLV_CANCEL_UNICAST_TRANSMISSION, PTP_MT_PDELAY_RESP,
+		    PTP_UNEG_MAINTAIN_GRANT, 0, 0, 0 },
+		{ PTP_TLV_ACK_CANCEL_UNICAST_TRANSMISSION, PTP_MT_ANNOUNCE, 0,
+		    0, 0, 0 },
+	};
+	struct ptp_tlv_iter it;
+	struct ptp_uneg_tlv u;
+	struct ptp_tlv t;
+	struct ptp_msg m;
+	uint8_t buf[BUFSZ];
+	size_t i;
+	int len = 0;
+
+	(void)state;
+	assert_true(pack_base(buf, sizeof(buf), PTP_MT_SIGNALING) > 0);
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		assert_true((len = ptp_tlv_append_uneg(buf, sizeof(buf),
+		    &in[i])) > 0);
+	assert_int_equal(len, 44 + 4 * 4 + 6 + 8 + 2 + 2);
+	assert_int_equal(ptp_msg_parse(&m, buf, (size_t)len), 0);
+	assert_int_equal(m.tlv_count, 4);
+	ptp_tlv_iter_msg(&it, &m);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(ptp_tlv_next(&it, &t), 1);
+		assert_int_equal(ptp_tlv_uneg_parse(&t, &u), 0);
+		assert_memory_equal(&u, &in[i], sizeof(u));
+	}
+
+	/* the third TLV's messageType made Follow_Up: the whole message
+	 * is refused, although the first two are good */
+	buf[44 + 10 + 12 + 4] = (uint8_t)(PTP_MT_FOLLOW_UP << 4);
+	assert_int_equal(ptp_msg_parse(&m, buf, (size_t)len),
+	    PTP_E_UNEG_MSG_TYPE);
+}
+
+static void
+test_uneg_errors(void **state)
+{
+	uint8_t v[16] = { 0xb0, 1, 0, 0, 0, 60, 0, 1 };
+	struct ptp_uneg_tlv u;
+	struct ptp_tlv t;
+	struct ptp_msg m;
+	uint8_t buf[BUFSZ];
+	unsigned int mt, type;
+	int len;
+
+	(void)state;
+	t.value = v;
+	/* lengthField: exactly 6, 8, 2, 2; odd ones never reach here */
+	for (type = 4; type <= 7; type++)
+		for (t.length = 0; t.length <= 12; t.length += 2) {
+			size_t want = type == 4 ? 6 : type == 5 ? 8 : 2;
+
+			t.type = (uint16_t)type;
+			assert_int_equal(ptp_tlv_uneg_parse(&t, &u),
+			    t.length == want ? 0 : PTP_E_TLV_LENGTH);
+		}
+	t.type = PTP_TLV_PATH_TRACE;
+	t.length = 6;
+	assert_int_equal(ptp_tlv_uneg_parse(&t, &u), PTP_E_TLV_TYPE);
+	/* messageType: only Announce, Sync, Delay_Resp, Pdelay_Resp */
+	t.type = PTP_TLV_REQUEST_UNICAST_TRANSMISSION;
+	for (mt = 0; mt < 16; mt++) {
+		v[0] = (uint8_t)(mt << 4 | 0x0f);	/* reserved bits set */
+		assert_int_equal(ptp_tlv_uneg_parse(&t, &u),
+		    mt == 0 || mt == 3 || mt == 9 || mt == 0xb ? 0 :
+		    PTP_E_UNEG_MSG_TYPE);
+	}
+	/* a Signaling whose REQUEST is 4 octets long is refused whole */
+	assert_true(pack_base(buf, sizeof(buf), PTP_MT_SIGNALING) > 0);
+	v[0] = 0x00;
+	assert_true((len = ptp_tlv_append(buf, sizeof(buf),
+	    PTP_TLV_REQUEST_UNICAST_TRANSMISSION, v, 4)) > 0);
+	assert_int_equal(ptp_msg_parse(&m, buf, (size_t)len),
+	    PTP_E_TLV_LENGTH);
+	/* the same TLV on an Announce is not a negotiation: skipped */
+	assert_true(pack_base(buf, sizeof(buf), PTP_MT_ANNOUNCE) > 0);
+	assert_true((len = ptp_tlv_append(buf, sizeof(buf),
+	    PTP_TLV_REQUEST_UNICAST_TRANSMISSION, v, 4)) > 0);
+	assert_int_equal(ptp_msg_parse(&m, buf, (size_t)len), 0);
+
+	/* append refuses what the parser would */
+	memset(&u, 0, sizeof(u));
+	u.type = PTP_TLV_GRANT_UNICAST_TRANSMISSION;
+	u.message_type = PTP_MT_DELAY_REQ;
+	assert_true(pack_base(buf, sizeof(buf), PTP_MT_SIGNALING) > 0);
+	assert_int_equal(ptp_tlv_append_uneg(buf, sizeof(buf), &u),
+	    PTP_E_UNEG_MSG_TYPE);
+	u.message_type = PTP_MT_SYNC;
+	u.renewal_invited = 2;
+	assert_int_equal(ptp_tlv_append_uneg(buf, sizeof(buf), &u),
+	    PTP_E_RANGE);
+	u.type = PTP_TLV_MANAGEMENT;
+	assert_int_equal(ptp_tlv_append_uneg(buf, sizeof(buf), &u),
+	    PTP_E_TLV_TYPE);
+	assert_int_equal(ptp_tlv_append_uneg(buf, sizeof(buf), NULL),
+	    PTP_E_INVAL);
+	u.type = PTP_TLV_REQUEST_UNICAST_TRANSMISSION;
+	u.renewal_invited = 0;
+	assert_int_equal(ptp_tlv_append_uneg(buf, PTP_SIGNALING_LEN + 8, &u),
+	    PTP_E_NOSPACE);
+}
+
 int
 main(void)
 {
@@ -304,6 +485,9 @@ main(void)
 		cmocka_unit_test(test_mgmt),
 		cmocka_unit_test(test_mgmt_error),
 		cmocka_unit_test(test_mgmt_error_sweep),
+		cmocka_unit_test(test_uneg_ptp4l),
+		cmocka_unit_test(test_uneg_roundtrip),
+		cmocka_unit_test(test_uneg_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
