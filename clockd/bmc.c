@@ -6,6 +6,8 @@
  * lower value is the better one.  This is what ptp4l's dscmp() does; its
  * values and its "> 0 means A better" convention are kept, with the two
  * error cases of Figure 35 reported apart instead of folded into 0.
+ * bmc_compare_g8275() is the telecom profiles' order over the same
+ * topology step.
  */
 #include "config.h"
 
@@ -110,6 +112,45 @@ bmc_compare(const struct bmc_dataset *a, const struct bmc_dataset *b)
 	return d < 0 ? BMC_A_BETTER : BMC_B_BETTER;
 }
 
+enum bmc_cmp
+bmc_compare_g8275(const struct bmc_dataset *a, const struct bmc_dataset *b)
+{
+	int d;
+
+	if (a == b)
+		return BMC_EQUAL;
+	if (b == NULL)
+		return BMC_A_BETTER;
+	if (a == NULL)
+		return BMC_B_BETTER;
+
+	/* G.8275.1 6.3: no priority1 (fixed at 128 in the profile), and
+	 * the receiving port's localPriority after priority2. */
+	LOWER_WINS(a->quality.clock_class, b->quality.clock_class);
+	LOWER_WINS(a->quality.clock_accuracy, b->quality.clock_accuracy);
+	LOWER_WINS(a->quality.offset_scaled_log_variance,
+	    b->quality.offset_scaled_log_variance);
+	LOWER_WINS(a->priority2, b->priority2);
+	LOWER_WINS(a->local_priority, b->local_priority);
+	/* Grandmaster-capable classes (both equal here): the nearest of
+	 * equivalent grandmasters, whatever their identities. */
+	if (a->quality.clock_class <= 127)
+		return compare_topology(a, b);
+	d = clock_id_cmp(a->gm_identity, b->gm_identity);
+	if (d == 0)
+		return compare_topology(a, b);
+	return d < 0 ? BMC_A_BETTER : BMC_B_BETTER;
+}
+
+enum bmc_cmp
+bmc_compare_with(enum bmc_dscmp kind, const struct bmc_dataset *a,
+    const struct bmc_dataset *b)
+{
+	if (kind == BMC_DSCMP_G8275)
+		return bmc_compare_g8275(a, b);
+	return bmc_compare(a, b);
+}
+
 int
 bmc_a_better(enum bmc_cmp r)
 {
@@ -150,6 +191,7 @@ bmc_dataset_from_announce(struct bmc_dataset *out,
 	out->steps_removed = ann->steps_removed;
 	out->sender = hdr->source_port_identity;
 	out->receiver = *receiver;
+	out->local_priority = BMC_LOCAL_PRIORITY_DEFAULT;
 }
 
 void
@@ -166,6 +208,7 @@ bmc_dataset_from_default(struct bmc_dataset *out, uint8_t priority1,
 	memcpy(out->sender.clock_identity, clock_identity, PTP_CLOCK_ID_LEN);
 	out->sender.port_number = 0;
 	out->receiver = out->sender;
+	out->local_priority = BMC_LOCAL_PRIORITY_DEFAULT;
 }
 
 enum bmc_decision
@@ -174,6 +217,8 @@ bmc_state_decision(const struct bmc_dataset *d0,
     int ebest_here, enum fsm_state state, unsigned int flags)
 {
 	struct bmc_dataset d0_slave_only;
+	enum bmc_dscmp k = flags & BMC_F_G8275 ? BMC_DSCMP_G8275 :
+	    BMC_DSCMP_IEEE1588;
 	unsigned int clock_class;
 
 	if (flags & BMC_F_MASTER_ONLY) {
@@ -197,15 +242,15 @@ bmc_state_decision(const struct bmc_dataset *d0,
 
 	/* Figure 33. */
 	if (clock_class >= 1 && clock_class <= 127) {
-		if (bmc_a_better(bmc_compare(d0, erbest)))
+		if (bmc_a_better(bmc_compare_with(k, d0, erbest)))
 			return BMC_D_M1;
 		return BMC_D_P1;
 	}
-	if (bmc_a_better(bmc_compare(d0, ebest)))
+	if (bmc_a_better(bmc_compare_with(k, d0, ebest)))
 		return BMC_D_M2;
 	if (ebest_here && ebest != NULL)
 		return BMC_D_S1;
-	if (bmc_compare(ebest, erbest) == BMC_A_BETTER_TOPO)
+	if (bmc_compare_with(k, ebest, erbest) == BMC_A_BETTER_TOPO)
 		return BMC_D_P2;
 	return BMC_D_M3;
 }
@@ -257,6 +302,8 @@ bmc_select(const struct bmc_dataset *d0, struct bmc_port_input *ports,
     size_t n, unsigned int flags)
 {
 	const struct bmc_dataset *ebest = NULL;
+	enum bmc_dscmp k = flags & BMC_F_G8275 ? BMC_DSCMP_G8275 :
+	    BMC_DSCMP_IEEE1588;
 	unsigned int pflags;
 	size_t i;
 	int best = -1;
@@ -269,7 +316,7 @@ bmc_select(const struct bmc_dataset *d0, struct bmc_port_input *ports,
 		    !port_active(p->state))
 			continue;
 		if (ebest == NULL ||
-		    bmc_compare(p->erbest, ebest) > BMC_EQUAL) {
+		    bmc_compare_with(k, p->erbest, ebest) > BMC_EQUAL) {
 			ebest = p->erbest;
 			best = (int)i;
 		}
@@ -282,7 +329,7 @@ bmc_select(const struct bmc_dataset *d0, struct bmc_port_input *ports,
 			p->decision = BMC_D_NONE;
 			continue;
 		}
-		pflags = flags & BMC_F_SLAVE_ONLY;
+		pflags = flags & (BMC_F_SLAVE_ONLY | BMC_F_G8275);
 		if (p->master_only)
 			pflags |= BMC_F_MASTER_ONLY;
 		p->decision = bmc_state_decision(d0, ebest, p->erbest,

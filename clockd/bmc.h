@@ -3,6 +3,11 @@
  * comparison (9.3.4, Figures 34 and 35) and the state decision (9.3.3,
  * Figure 33).  Pure functions: the caller gathers D0 (its defaultDS) and
  * every port's Erbest (foreign.h), and acts on the decisions.
+ *
+ * Two data set comparisons: IEEE 1588-2019's (9.3.4) and the alternate
+ * one of the telecom profiles, ITU-T G.8275.1 / G.8275.2 (clause 6.3,
+ * an alternate BMCA as 1588-2019 9.3.1 permits a profile), selected
+ * by `dataset_comparison` as in ptp4l (doc/design.md, "BMCA").
  */
 #ifndef PTPSEP_BMC_H
 #define PTPSEP_BMC_H
@@ -27,6 +32,21 @@ struct bmc_dataset {
 	uint16_t steps_removed;
 	struct ptp_port_identity sender;
 	struct ptp_port_identity receiver;
+	/*
+	 * G.8275.x only, never on the wire: portDS.localPriority of the
+	 * receiving port for an Announce, defaultDS.localPriority for D0
+	 * (G.8275.1 6.3).  The builders below set 128, the
+	 * profiles' default; the IEEE comparison ignores it.
+	 */
+	uint8_t local_priority;
+};
+
+#define BMC_LOCAL_PRIORITY_DEFAULT	128
+
+/* Which data set comparison: the values of `dataset_comparison`. */
+enum bmc_dscmp {
+	BMC_DSCMP_IEEE1588 = 0,	/* 9.3.4, Figures 34 and 35 */
+	BMC_DSCMP_G8275 = 1,	/* G.8275.1 / G.8275.2 alternate BMCA */
 };
 
 /*
@@ -55,6 +75,23 @@ enum bmc_cmp {
  */
 enum bmc_cmp bmc_compare(const struct bmc_dataset *a,
     const struct bmc_dataset *b);
+/*
+ * The telecom profiles' comparison (G.8275.1 6.3, the same in G.8275.2),
+ * with ptp4l's (telecom_dscmp()) order: priority1 is not used;
+ * clockClass, clockAccuracy, offsetScaledLogVariance, priority2 and
+ * localPriority, each lower is better; then, if the clockClass is 127 or
+ * less (a clock that can be a grandmaster: PRTC classes), topology alone
+ * (stepsRemoved, sender, receiving port: Figure 35 as bmc_compare()),
+ * so that of equal grandmasters the nearest one wins; otherwise the lower
+ * grandmasterIdentity, and for the same grandmaster topology.  The same
+ * grandmaster heard on two ports with different localPriority is decided
+ * by localPriority, before topology.  Same NULL rules as bmc_compare().
+ */
+enum bmc_cmp bmc_compare_g8275(const struct bmc_dataset *a,
+    const struct bmc_dataset *b);
+/* bmc_compare() or bmc_compare_g8275() by kind. */
+enum bmc_cmp bmc_compare_with(enum bmc_dscmp kind,
+    const struct bmc_dataset *a, const struct bmc_dataset *b);
 /* A better or better by topology / B better or better by topology. */
 int bmc_a_better(enum bmc_cmp r);
 int bmc_b_better(enum bmc_cmp r);
@@ -94,6 +131,7 @@ enum bmc_decision {
 /* Flags of bmc_state_decision() and bmc_select(). */
 #define BMC_F_SLAVE_ONLY	0x1	/* defaultDS.slaveOnly (clock-wide) */
 #define BMC_F_MASTER_ONLY	0x2	/* portDS.masterOnly (per port) */
+#define BMC_F_G8275		0x4	/* compare with bmc_compare_g8275() */
 
 /*
  * State decision for one port, Figure 33.  d0: the local clock; ebest:
@@ -107,6 +145,8 @@ enum bmc_decision {
  * never taken; the M/P outcomes it can still yield are turned into
  * LISTENING by fsm_next_slave_only() (as ptp4l).  With
  * BMC_F_MASTER_ONLY Erbest is ignored, so only M1, M2 or M3 can result.
+ * With BMC_F_G8275 every comparison is bmc_compare_g8275() (G.8275.1
+ * 6.3 keeps Figure 33 and changes the comparison).
  */
 enum bmc_decision bmc_state_decision(const struct bmc_dataset *d0,
     const struct bmc_dataset *ebest, const struct bmc_dataset *erbest,
@@ -131,7 +171,7 @@ struct bmc_port_input {
  * ports[0..n) and the decision of every port into ports[i].decision.
  * Ports in INITIALIZING, FAULTY or DISABLED, and master-only ports, take
  * no part in Ebest (they process no Announce) and get BMC_D_NONE or, for
- * master-only ports, M1/M2/M3.  flags: BMC_F_SLAVE_ONLY or 0.  Of equal
+ * master-only ports, M1/M2/M3.  flags: BMC_F_SLAVE_ONLY, BMC_F_G8275.  Of equal
  * Erbest (an error outcome) the lowest index wins.  Returns the index of
  * the port that holds Ebest, or -1 if no port has an Erbest.
  */

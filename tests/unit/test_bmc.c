@@ -49,6 +49,7 @@ ds(uint8_t gm, uint16_t steps, uint8_t sender, uint16_t sender_port,
 	d.steps_removed = steps;
 	pid(&d.sender, sender, sender_port);
 	pid(&d.receiver, receiver, receiver_port);
+	d.local_priority = BMC_LOCAL_PRIORITY_DEFAULT;
 	return d;
 }
 
@@ -711,6 +712,340 @@ test_select_master_only(void **state)
 	    PS_MASTER, BMC_F_MASTER_ONLY), BMC_D_M1);
 }
 
+/* ---- G.8275.x alternate comparison (bmc_compare_g8275) ----------------- */
+
+/* cmp(a, b) == want and cmp(b, a) == mirror(want) with one comparison. */
+static void
+check_k(enum bmc_dscmp k, const struct bmc_dataset *a,
+    const struct bmc_dataset *b, enum bmc_cmp want)
+{
+	enum bmc_cmp ab = bmc_compare_with(k, a, b);
+	enum bmc_cmp ba = bmc_compare_with(k, b, a);
+
+	if (ab != want || ba != mirror(want))
+		print_error("%s: want %s, got %s / reversed %s\n",
+		    k == BMC_DSCMP_G8275 ? "G.8275.x" : "ieee1588",
+		    bmc_cmp_name(want), bmc_cmp_name(ab), bmc_cmp_name(ba));
+	assert_int_equal(ab, want);
+	assert_int_equal(ba, mirror(want));
+}
+
+/* Each attribute decides in turn, every later one pulling the other way:
+ * clockClass, clockAccuracy, offsetScaledLogVariance, priority2,
+ * localPriority, grandmasterIdentity (clockClass above 127). */
+static void
+test_g8275_each_field(void **state)
+{
+	struct bmc_dataset a, b;
+
+	(void)state;
+	a = ds(0x02, 0, 0x02, 1, 0x09, 1);
+	b = ds(0x01, 0, 0x01, 1, 0x09, 1);
+	/* priority1 would make A win everywhere: it must not count. */
+	a.priority1 = 0;
+	b.priority1 = 255;
+
+	/* clockClass */
+	a.quality.clock_class = 165;
+	b.quality.clock_class = 248;
+	b.quality.clock_accuracy = 0x20;
+	b.quality.offset_scaled_log_variance = 0x4e5d;
+	b.priority2 = 0;
+	b.local_priority = 1;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	/* clockAccuracy */
+	a.quality.clock_class = b.quality.clock_class;
+	a.quality.clock_accuracy = 0x1f;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	/* offsetScaledLogVariance */
+	a.quality.clock_accuracy = b.quality.clock_accuracy;
+	a.quality.offset_scaled_log_variance = 0x4e5c;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	/* priority2 */
+	a.quality.offset_scaled_log_variance =
+	    b.quality.offset_scaled_log_variance;
+	a.priority2 = 0;
+	b.priority2 = 1;
+	a.local_priority = 255;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	/* localPriority, before the identity (B's lower) */
+	a.priority2 = b.priority2;
+	a.local_priority = 1;
+	b.local_priority = 2;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	/* grandmasterIdentity: all else equal, the lower (B) wins, whatever
+	 * stepsRemoved says (A nearer). */
+	a.local_priority = b.local_priority;
+	b.steps_removed = 5;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_B_BETTER);
+	/* and IEEE 1588 decides all of it by priority1 */
+	check_k(BMC_DSCMP_IEEE1588, &a, &b, BMC_A_BETTER);
+}
+
+/* Where the two orders differ: priority1 is ignored, and localPriority
+ * comes before the identity; where priority1 and localPriority tie and
+ * the class is above 127 they agree. */
+static void
+test_g8275_differs_from_ieee(void **state)
+{
+	struct bmc_dataset a = ds(0x01, 0, 0x01, 1, 0x09, 1);
+	struct bmc_dataset b = ds(0x02, 0, 0x02, 1, 0x09, 2);
+
+	(void)state;
+	/* priority1: IEEE takes A, the profile the better class of B. */
+	a.priority1 = 100;
+	b.quality.clock_class = 165;
+	check_k(BMC_DSCMP_IEEE1588, &a, &b, BMC_A_BETTER);
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_B_BETTER);
+	/* localPriority of B's receiving port over A's lower identity. */
+	a.priority1 = b.priority1;
+	b.quality.clock_class = a.quality.clock_class;
+	b.local_priority = 100;
+	check_k(BMC_DSCMP_IEEE1588, &a, &b, BMC_A_BETTER);
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_B_BETTER);
+	/* flipped, A's port preferred: both take A */
+	a.local_priority = 99;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	/* the default 128 on both: the identity, as IEEE */
+	a.local_priority = b.local_priority = BMC_LOCAL_PRIORITY_DEFAULT;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+}
+
+/* clockClass 127 or less: equal grandmasters are told apart by topology
+ * only, never by identity (G.8275.1 6.3, ptp4l's telecom_dscmp). */
+static void
+test_g8275_prtc_classes_topology(void **state)
+{
+	struct bmc_dataset a, b;
+
+	(void)state;
+	/* A: GM 0x02 two hops away; B: GM 0x01 five hops away. */
+	a = ds(0x02, 2, 0x20, 1, 0x09, 1);
+	b = ds(0x01, 5, 0x10, 1, 0x09, 2);
+	a.quality.clock_class = b.quality.clock_class = 6;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	check_k(BMC_DSCMP_IEEE1588, &a, &b, BMC_B_BETTER);
+	/* Class 127 is still one of them. */
+	a.quality.clock_class = b.quality.clock_class = 127;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	/* Class 128 is not: the identity decides. */
+	a.quality.clock_class = b.quality.clock_class = 128;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_B_BETTER);
+
+	a.quality.clock_class = b.quality.clock_class = 6;
+	/* Equal stepsRemoved: the lower sender identity, by topology. */
+	b.steps_removed = 2;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_B_BETTER_TOPO);
+	/* stepsRemoved one apart: the receiver/sender rule of Figure 35. */
+	b.steps_removed = 3;
+	pid(&b.receiver, 0x09, 2);	/* receiver 0x09 < sender 0x10 */
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	pid(&b.receiver, 0x30, 2);	/* receiver above sender */
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER_TOPO);
+	/* Same sender, same receiving port: error 2. */
+	b = a;
+	cid(b.gm_identity, 0x01);
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_ERROR_2);
+	/* Same sender heard on two ports: the lower port number. */
+	b.receiver.port_number = 2;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER_TOPO);
+	/* localPriority still comes first. */
+	b.local_priority = 127;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_B_BETTER);
+}
+
+/* One grandmaster (class above 127) heard on two ports: the port's
+ * localPriority decides before topology; equal, topology as IEEE. */
+static void
+test_g8275_same_gm(void **state)
+{
+	struct bmc_dataset a = ds(0x01, 1, 0x20, 1, 0x09, 1);
+	struct bmc_dataset b = ds(0x01, 3, 0x30, 1, 0x09, 2);
+
+	(void)state;
+	check_k(BMC_DSCMP_IEEE1588, &a, &b, BMC_A_BETTER);
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_A_BETTER);
+	b.local_priority = 1;
+	check_k(BMC_DSCMP_IEEE1588, &a, &b, BMC_A_BETTER);
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_B_BETTER);
+	/* The same Announce counted twice is error 2 in both. */
+	b = a;
+	check_k(BMC_DSCMP_G8275, &a, &b, BMC_ERROR_2);
+	check_k(BMC_DSCMP_IEEE1588, &a, &b, BMC_ERROR_2);
+}
+
+static void
+test_g8275_null_and_same(void **state)
+{
+	struct bmc_dataset a = ds(0x01, 0, 0x01, 1, 0x09, 1);
+
+	(void)state;
+	assert_int_equal(bmc_compare_g8275(&a, NULL), BMC_A_BETTER);
+	assert_int_equal(bmc_compare_g8275(NULL, &a), BMC_B_BETTER);
+	assert_int_equal(bmc_compare_g8275(NULL, NULL), BMC_EQUAL);
+	assert_int_equal(bmc_compare_g8275(&a, &a), BMC_EQUAL);
+	assert_int_equal(bmc_compare_with(BMC_DSCMP_G8275, &a, NULL),
+	    BMC_A_BETTER);
+	assert_int_equal(BMC_DSCMP_IEEE1588, 0);	/* dataset_comparison */
+	assert_int_equal(BMC_DSCMP_G8275, 1);
+}
+
+/* Many pseudo-random pairs: antisymmetric, and equal to IEEE 1588's
+ * answer wherever the profile says nothing different: priority1 and
+ * localPriority equal, clockClass above 127, and two grandmasters or one
+ * that both data sets describe alike (of one grandmaster IEEE 1588 looks
+ * at topology only, the profile at the attributes first). */
+static void
+test_g8275_antisymmetry_and_agreement(void **state)
+{
+	struct bmc_dataset a, b;
+	enum bmc_cmp ab, ba;
+	uint32_t s = 0x8275;
+	unsigned int i, agreed = 0, differed = 0;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		random_ds(&a, &s);
+		random_ds(&b, &s);
+		a.local_priority = (uint8_t)(127 + lcg(&s) % 2);
+		b.local_priority = (uint8_t)(127 + lcg(&s) % 2);
+		if (lcg(&s) % 2) {
+			a.quality.clock_class += 160;	/* 166, 167 */
+			b.quality.clock_class += 160;
+		}
+		ab = bmc_compare_g8275(&a, &b);
+		ba = bmc_compare_g8275(&b, &a);
+		assert_int_equal(ba, mirror(ab));
+		if (a.priority1 == b.priority1 &&
+		    a.local_priority == b.local_priority &&
+		    a.quality.clock_class > 127 &&
+		    b.quality.clock_class > 127 &&
+		    (memcmp(a.gm_identity, b.gm_identity,
+		    PTP_CLOCK_ID_LEN) != 0 ||
+		    (a.quality.clock_class == b.quality.clock_class &&
+		    a.priority2 == b.priority2))) {
+			assert_int_equal(ab, bmc_compare(&a, &b));
+			agreed++;
+		} else if (ab != bmc_compare(&a, &b)) {
+			differed++;
+		}
+	}
+	/* both kinds of pair were drawn */
+	assert_true(agreed > 1000);
+	assert_true(differed > 1000);
+}
+
+/* Figure 33 with the profile's comparison: D0 carries
+ * defaultDS.localPriority, Erbest its port's. */
+static void
+test_g8275_decision(void **state)
+{
+	struct bmc_dataset d0 = d0_class(248);
+	struct bmc_dataset gm = heard(0x01, 128, 0, 0x01, 1);
+
+	(void)state;
+	/* Equal quality: IEEE and the profile at equal localPriority take
+	 * the lower identity (0x01): slave. */
+	assert_int_equal(bmc_state_decision(&d0, &gm, &gm, 1, PS_LISTENING,
+	    0), BMC_D_S1);
+	assert_int_equal(bmc_state_decision(&d0, &gm, &gm, 1, PS_LISTENING,
+	    BMC_F_G8275), BMC_D_S1);
+	/* Our defaultDS.localPriority better than the port's: master. */
+	d0.local_priority = 100;
+	assert_int_equal(bmc_state_decision(&d0, &gm, &gm, 1, PS_LISTENING,
+	    BMC_F_G8275), BMC_D_M2);
+	assert_int_equal(bmc_state_decision(&d0, &gm, &gm, 1, PS_LISTENING,
+	    0), BMC_D_S1);
+	/* Our priority1 counts for nothing in the profile. */
+	d0.local_priority = BMC_LOCAL_PRIORITY_DEFAULT;
+	d0.priority1 = 1;
+	assert_int_equal(bmc_state_decision(&d0, &gm, &gm, 1, PS_LISTENING,
+	    BMC_F_G8275), BMC_D_S1);
+	assert_int_equal(bmc_state_decision(&d0, &gm, &gm, 1, PS_LISTENING,
+	    0), BMC_D_M2);
+	/* Two PRTC-class grandmasters: a clockClass 6 D0 against a class 6
+	 * Erbest two hops away is M1 by topology (stepsRemoved 0 < 2), in
+	 * spite of the other's lower identity; IEEE says P1. */
+	d0 = d0_class(6);
+	gm = heard(0x01, 128, 2, 0x01, 1);
+	gm.quality.clock_class = 6;
+	assert_int_equal(bmc_state_decision(&d0, &gm, &gm, 1, PS_MASTER,
+	    BMC_F_G8275), BMC_D_M1);
+	assert_int_equal(bmc_state_decision(&d0, &gm, &gm, 1, PS_MASTER, 0),
+	    BMC_D_P1);
+}
+
+/* A slave with a port towards each of two equal grandmasters: the port
+ * with the better portDS.localPriority holds Ebest; flipped, the other. */
+static void
+test_g8275_select_two_gms(void **state)
+{
+	struct bmc_dataset d0 = d0_class(255);
+	struct bmc_dataset gm_lo = heard(0x01, 128, 0, 0x01, 1);
+	struct bmc_dataset gm_hi = heard(0x02, 128, 0, 0x02, 2);
+	struct bmc_port_input p[2];
+
+	(void)state;
+	memset(p, 0, sizeof(p));
+	p[0].state = PS_LISTENING;
+	p[1].state = PS_LISTENING;
+	p[0].erbest = &gm_lo;
+	p[1].erbest = &gm_hi;
+	/* Equal localPriority: the lower identity, as IEEE. */
+	assert_int_equal(bmc_select(&d0, p, 2, BMC_F_SLAVE_ONLY), 0);
+	assert_int_equal(bmc_select(&d0, p, 2,
+	    BMC_F_SLAVE_ONLY | BMC_F_G8275), 0);
+	assert_int_equal(p[0].decision, BMC_D_S1);
+	assert_int_equal(p[1].decision, BMC_D_M3);
+	/* Port 2 preferred: its grandmaster, the higher identity, wins. */
+	gm_hi.local_priority = 100;
+	assert_int_equal(bmc_select(&d0, p, 2,
+	    BMC_F_SLAVE_ONLY | BMC_F_G8275), 1);
+	assert_int_equal(p[0].decision, BMC_D_M3);
+	assert_int_equal(p[1].decision, BMC_D_S1);
+	assert_int_equal(bmc_select(&d0, p, 2, BMC_F_SLAVE_ONLY), 0);
+	/* Flipped: port 1 preferred again. */
+	gm_hi.local_priority = 200;
+	gm_lo.local_priority = 250;
+	assert_int_equal(bmc_select(&d0, p, 2,
+	    BMC_F_SLAVE_ONLY | BMC_F_G8275), 1);
+	gm_lo.local_priority = 150;
+	assert_int_equal(bmc_select(&d0, p, 2,
+	    BMC_F_SLAVE_ONLY | BMC_F_G8275), 0);
+	/* A master-only port's better grandmaster never counts. */
+	gm_hi.local_priority = 1;
+	p[1].master_only = 1;
+	p[1].state = PS_MASTER;
+	assert_int_equal(bmc_select(&d0, p, 2,
+	    BMC_F_SLAVE_ONLY | BMC_F_G8275), 0);
+	assert_int_equal(p[1].decision, BMC_D_M3);
+}
+
+/* Two PRTC-class grandmasters reach a boundary clock on two ports at the
+ * same distance: one port is slave, the other PASSIVE (P2: Ebest better by
+ * topology), where IEEE 1588 makes the other port a master (M3). */
+static void
+test_g8275_select_prtc_passive(void **state)
+{
+	struct bmc_dataset d0 = d0_class(248);
+	struct bmc_dataset gm_a = heard(0x01, 128, 1, 0x11, 1);
+	struct bmc_dataset gm_b = heard(0x02, 128, 1, 0x12, 2);
+	struct bmc_port_input p[2];
+
+	(void)state;
+	gm_a.quality.clock_class = gm_b.quality.clock_class = 6;
+	memset(p, 0, sizeof(p));
+	p[0].state = PS_SLAVE;
+	p[1].state = PS_MASTER;
+	p[0].erbest = &gm_a;
+	p[1].erbest = &gm_b;
+	assert_int_equal(bmc_select(&d0, p, 2, BMC_F_G8275), 0);
+	assert_int_equal(p[0].decision, BMC_D_S1);
+	assert_int_equal(p[1].decision, BMC_D_P2);
+	assert_int_equal(bmc_select(&d0, p, 2, 0), 0);
+	assert_int_equal(p[1].decision, BMC_D_M3);
+}
+
 int
 main(void)
 {
@@ -734,6 +1069,15 @@ main(void)
 		cmocka_unit_test(test_select_two_ports_two_gms),
 		cmocka_unit_test(test_select_three_ports),
 		cmocka_unit_test(test_select_master_only),
+		cmocka_unit_test(test_g8275_each_field),
+		cmocka_unit_test(test_g8275_differs_from_ieee),
+		cmocka_unit_test(test_g8275_prtc_classes_topology),
+		cmocka_unit_test(test_g8275_same_gm),
+		cmocka_unit_test(test_g8275_null_and_same),
+		cmocka_unit_test(test_g8275_antisymmetry_and_agreement),
+		cmocka_unit_test(test_g8275_decision),
+		cmocka_unit_test(test_g8275_select_two_gms),
+		cmocka_unit_test(test_g8275_select_prtc_passive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
