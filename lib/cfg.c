@@ -4,9 +4,10 @@
  * What ptp4l does, and what we do (etc/README.md has the user's view):
  * - "[global]" (any case) and "[IFACE]" sections; a repeated section is
  *   merged into the first one, the last value of a key wins.  ptp4l's
- *   "[unicast_master_table]" is recognised, warned about and its lines
- *   skipped.  Unlike ptp4l, a section line must be well formed: "[eth0"
- *   or "[eth0 eth1]" is an error rather than silently "eth0".
+ *   "[unicast_master_table]" sections have lines of their own
+ *   (lib/cfg_utab.c).  Unlike ptp4l, a section line must be well
+ *   formed: "[eth0" or "[eth0 eth1]" is an error rather than silently
+ *   "eth0".
  * - "key value": the key is the first word, matched case-sensitively; the
  *   value is the rest of the line without surrounding whitespace.  Enum
  *   values match case-insensitively, numbers go through strtol()/strtod()
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #include "cfg.h"
+#include "cfg_utab.h"
 #include "log.h"
 
 #define IFNAME_MAX	15	/* IFNAMSIZ - 1 */
@@ -73,6 +75,9 @@ struct cfg {
 	 */
 	unsigned char *queried;
 	int audit_fd;		/* CFG_AUDIT_ENV's file, or -1 */
+	struct cfg_utabs utabs;	/* [unicast_master_table] */
+	/* The name of every load, files[gen - 1]: where a value came from. */
+	char **files;
 };
 
 /* Where a value comes from: a line of a file, or the command line. */
@@ -87,7 +92,7 @@ enum section {
 	SEC_NONE,	/* before the first header */
 	SEC_GLOBAL,
 	SEC_PORT,
-	SEC_SKIP,	/* known to ptp4l, not implemented: lines ignored */
+	SEC_UTAB,	/* [unicast_master_table]: lib/cfg_utab.c */
 	SEC_BAD,	/* header was an error: lines ignored, not re-reported */
 };
 
@@ -327,6 +332,10 @@ cfg_free(struct cfg *cfg)
 	free(cfg->ports);
 	free_vals(cfg->global);
 	free(cfg->queried);
+	utab_free(&cfg->utabs);
+	for (i = 0; i < cfg->gen; i++)
+		free(cfg->files[i]);
+	free(cfg->files);
 	free(cfg);
 }
 
@@ -792,13 +801,30 @@ parse_section(struct cfg *cfg, struct src *src, char *line, int *port)
 	if (strcasecmp(name, "global") == 0)
 		return SEC_GLOBAL;
 	if (strcasecmp(name, "unicast_master_table") == 0) {
-		diag(cfg, src, CFG_SEV_WARNING, NULL,
-		    "section [%s] is known to ptp4l but not implemented by "
-		    "ptpsep; its lines are ignored", name);
-		return SEC_SKIP;
+		utab_section(&cfg->utabs);
+		return SEC_UTAB;
 	}
 	*port = add_port(cfg, src, name);
 	return *port >= 0 ? SEC_PORT : SEC_BAD;
+}
+
+static void
+parse_utab_line(struct cfg *cfg, struct src *src, const char *key,
+    const char *value)
+{
+	char msg[DIAG_MAX];
+
+	switch (utab_line(&cfg->utabs, src->file, src->line, key, value, msg,
+	    sizeof(msg))) {
+	case UTAB_OK:
+		break;
+	case UTAB_WARN:
+		diag(cfg, src, CFG_SEV_WARNING, key, "%s", msg);
+		break;
+	case UTAB_ERR:
+		diag(cfg, src, CFG_SEV_ERROR, key, "%s", msg);
+		break;
+	}
 }
 
 /* One line, without its '\n'; NUL and length already checked. */
@@ -830,7 +856,9 @@ parse_line(struct cfg *cfg, struct src *src, char *raw, enum section *sec,
 		    "key '%s' outside of any section (start the file with "
 		    "[global] or [IFACE])", show(sbuf, sizeof(sbuf), key));
 		return;
-	case SEC_SKIP:
+	case SEC_UTAB:
+		parse_utab_line(cfg, src, key, value);
+		return;
 	case SEC_BAD:
 		return;
 	case SEC_GLOBAL:
@@ -868,8 +896,19 @@ cfg_load_buffer(struct cfg *cfg, const char *name, const char *buf,
 	int port = -1;
 	size_t n;
 	unsigned char c;
+	char **files;
 
-	cfg->gen++;
+	/* Kept for the life of cfg: tables and cfg_origin() name it. */
+	files = reallocarray(cfg->files, cfg->gen + 1, sizeof(*files));
+	if (files == NULL || (files[cfg->gen] = strdup(name)) == NULL) {
+		if (files != NULL)
+			cfg->files = files;
+		diag(cfg, &src, CFG_SEV_ERROR, NULL, "out of memory");
+		return -1;
+	}
+	cfg->files = files;
+	src.file = files[cfg->gen++];
+	utab_section(&cfg->utabs);
 	while (p < end && !src.stopped) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		n = (nl != NULL ? nl : end) - p;
@@ -1039,6 +1078,36 @@ cfg_is_set(const struct cfg *cfg, const char *port, const char *key)
 	if (k->alias_of != NULL)
 		k = cfg_key_find(k->alias_of);
 	return lookup(cfg, port, k) != NULL;
+}
+
+const struct cfg_utabs *
+cfg_utabs(const struct cfg *cfg)
+{
+	return &cfg->utabs;
+}
+
+int
+cfg_origin(const struct cfg *cfg, const char *port, const char *key,
+    const char **file, unsigned int *line)
+{
+	const struct cfg_key *k = cfg_key_find(key);
+	const struct cfg_val *v;
+
+	if (k == NULL)
+		bug("%s: unknown key '%s'", __func__, key);
+	if (k->alias_of != NULL)
+		k = cfg_key_find(k->alias_of);
+	if ((v = lookup(cfg, port, k)) == NULL)
+		return -1;
+	/* A command-line value has line 0 (set_common()). */
+	if (v->line == 0 || v->gen == 0 || v->gen > cfg->gen) {
+		*file = CMDLINE;
+		*line = 0;
+	} else {
+		*file = cfg->files[v->gen - 1];
+		*line = v->line;
+	}
+	return 0;
 }
 
 /* ---- command-line overrides ---- */

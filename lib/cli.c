@@ -352,6 +352,18 @@ cli_check_sysclk(const struct cfg *cfg, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * The unicast master tables against the ports that use them: a table
+ * that does not exist, or addresses of another transport than the port's,
+ * would leave a unicast client that can reach no master (ptp4l: an error
+ * at start, a warning).
+ */
+static int
+cli_check_utab(const struct cfg *cfg, char *why, size_t len)
+{
+	return cfg_utab_check(cfg, why, len);
+}
+
 static int
 cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
 {
@@ -364,6 +376,8 @@ cli_check_pairs(const struct cfg *cfg, char *why, size_t len)
 	if (cli_check_leap(cfg, why, len) != 0)
 		return -1;
 	if (cli_check_sysclk(cfg, why, len) != 0)
+		return -1;
+	if (cli_check_utab(cfg, why, len) != 0)
 		return -1;
 	if (cfg_clock_device_parse(dev, &kind, &idx) != 0)
 		return 0;	/* a bad value is the key table's error */

@@ -462,8 +462,9 @@ test_bad_sections(void **state)
 	expect_one_error("[..]\n", "t.cfg:1: invalid interface name '..'");
 }
 
+/* The section's own rules: tests/unit/test_cfg_utab.c. */
 static void
-test_unicast_master_table_skipped(void **state)
+test_unicast_master_table_section(void **state)
 {
 	struct cfg *cfg = new_cfg();
 
@@ -471,9 +472,9 @@ test_unicast_master_table_skipped(void **state)
 	assert_int_equal(load(cfg, "[global]\n[unicast_master_table]\n"
 	    "table_id 1\nUDPv4 192.0.2.1\n[eth0]\nlogSyncInterval 2\n"), 0);
 	assert_int_equal(cfg_error_count(cfg), 0);
-	assert_diag("t.cfg:2: warning: section [unicast_master_table] is "
-	    "known to ptp4l but not implemented by ptpsep; its lines are "
-	    "ignored");
+	assert_int_equal(cfg_warning_count(cfg), 0);
+	assert_int_equal(cfg_utab_count(cfg), 1);
+	/* The next section header ends the table. */
 	assert_int_equal(cfg_get_int(cfg, "eth0", "logSyncInterval"), 2);
 	cfg_free(cfg);
 }
@@ -1145,7 +1146,7 @@ main(void)
 		cmocka_unit_test(test_key_before_section),
 		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_bad_sections),
-		cmocka_unit_test(test_unicast_master_table_skipped),
+		cmocka_unit_test(test_unicast_master_table_section),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_port_override),
 		cmocka_unit_test(test_added_ports),

@@ -1,0 +1,494 @@
+/*
+ * cfg_utab.c - ptp4l's [unicast_master_table] sections: the masters a
+ * unicast client asks for service (IEEE 1588-2019 16.1, the unicast
+ * discovery table of 17.5), and the peer of a P2P port.
+ *
+ * What ptp4l (linuxptp config.c) does, and what we do:
+ * - "table_id N" (1..INT_MAX) starts a table, in whatever section it
+ *   stands; a taken table_id is an error.  The other lines need one
+ *   before them in the same section ("missing table_id").
+ * - "logQueryInterval N" (-128..127), 0 when not given.
+ * - "peer_address ADDR": ptp4l keeps the text and parses it with the
+ *   port's transport at start; we parse it at once as an IPv4, IPv6 or
+ *   MAC address (the three forms cannot be confused) and check the
+ *   transport when a port uses the table (cfg_utab_check()).
+ * - "TRANSPORT ADDR", TRANSPORT one of UDPv4, UDPv6, L2 in any case.
+ *   ptp4l takes "UDPv4" addresses with inet_aton() (so "10.1" and
+ *   "010.0.0.1", which is 8.0.0.1); we want the dotted quad of
+ *   inet_pton().  ptp4l reads MACs with "%hhx:..."; we want exactly
+ *   xx:xx:xx:xx:xx:xx, as for ptp_dst_mac.  ptp4l takes the first word
+ *   of the value; we take the whole value, so trailing words are an error.
+ * - Unlike ptp4l, a multicast, broadcast or unspecified address is refused:
+ *   a master table lists unicast masters, and netd pins these addresses as
+ *   peers it may send unicast to (doc/design.md).
+ * - A port whose table lists addresses of another transport: ptp4l warns
+ *   and runs a client that can never reach them; we refuse
+ *   (cfg_utab_check()).
+ * Bounds ptp4l does not have: CFG_UTAB_MAX tables of CFG_UTAB_ADDRS_MAX
+ * addresses; beyond is an error naming the line.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cfg.h"
+#include "cfg_utab.h"
+
+#define SHOW_MAX	64
+
+static const char *const trans_names[] = {
+	[CFG_TRANS_UDPV4] = "UDPv4",
+	[CFG_TRANS_UDPV6] = "UDPv6",
+	[CFG_TRANS_L2] = "L2",
+};
+
+static const char *
+trans_name(enum cfg_transport t)
+{
+	if ((size_t)t < sizeof(trans_names) / sizeof(trans_names[0]))
+		return trans_names[t];
+	return "?";
+}
+
+/* ---- addresses ---- */
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int
+parse_mac(const char *s, uint8_t mac[6])
+{
+	size_t i;
+
+	if (strlen(s) != 17)
+		return -1;
+	for (i = 0; i < 6; i++) {
+		int hi = hexval((unsigned char)s[3 * i]);
+		int lo = hexval((unsigned char)s[3 * i + 1]);
+
+		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != ':'))
+			return -1;
+		mac[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+/*
+ * Parses s as an address of transport t into *a.  Returns NULL, or why
+ * not (for "bad value '...' for key '...': WHY").
+ */
+static const char *
+parse_addr(enum cfg_transport t, const char *s, struct cfg_uaddr *a)
+{
+	static const uint8_t zero[CFG_UADDR_MAX];
+
+	memset(a, 0, sizeof(*a));
+	a->transport = t;
+	switch (t) {
+	case CFG_TRANS_UDPV4:
+		if (inet_pton(AF_INET, s, a->b) != 1)
+			return "not an IPv4 address (a.b.c.d)";
+		a->len = 4;
+		if ((a->b[0] & 0xf0) == 0xe0)
+			return "a multicast address, not a unicast master";
+		if (memcmp(a->b, "\xff\xff\xff\xff", 4) == 0)
+			return "the broadcast address, not a unicast master";
+		break;
+	case CFG_TRANS_UDPV6:
+		if (inet_pton(AF_INET6, s, a->b) != 1)
+			return "not an IPv6 address";
+		a->len = 16;
+		if (a->b[0] == 0xff)
+			return "a multicast address, not a unicast master";
+		break;
+	case CFG_TRANS_L2:
+		if (parse_mac(s, a->b) != 0)
+			return "not a MAC address (xx:xx:xx:xx:xx:xx)";
+		a->len = 6;
+		/* The I/G bit (IEEE 802 8.2): group, broadcast included. */
+		if (a->b[0] & 1)
+			return "a multicast address, not a unicast master";
+		break;
+	}
+	if (memcmp(a->b, zero, a->len) == 0)
+		return "the unspecified address, not a unicast master";
+	return NULL;
+}
+
+/* peer_address: whichever of the three forms s is. */
+static const char *
+parse_any_addr(const char *s, struct cfg_uaddr *a)
+{
+	enum cfg_transport t;
+
+	if (strchr(s, '.') != NULL && strchr(s, ':') == NULL)
+		t = CFG_TRANS_UDPV4;
+	else if (strlen(s) == 17 && s[2] == ':' && s[5] == ':' &&
+	    strstr(s, "::") == NULL)
+		t = CFG_TRANS_L2;	/* 6 groups: never an IPv6 address */
+	else if (strchr(s, ':') != NULL)
+		t = CFG_TRANS_UDPV6;
+	else
+		return "not an IPv4, IPv6 or MAC address";
+	return parse_addr(t, s, a);
+}
+
+const char *
+cfg_uaddr_str(const struct cfg_uaddr *a, char *buf, size_t len)
+{
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	switch (a->len) {
+	case 4:
+		(void)inet_ntop(AF_INET, a->b, buf, (socklen_t)len);
+		break;
+	case 16:
+		(void)inet_ntop(AF_INET6, a->b, buf, (socklen_t)len);
+		break;
+	case 6:
+		snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", a->b[0],
+		    a->b[1], a->b[2], a->b[3], a->b[4], a->b[5]);
+		break;
+	}
+	return buf;
+}
+
+/* ---- the section's lines ---- */
+
+static const char *
+show(char *buf, size_t len, const char *s)
+{
+	if (strlen(s) <= SHOW_MAX || len < SHOW_MAX + 4)
+		return s;
+	memcpy(buf, s, SHOW_MAX);
+	memcpy(buf + SHOW_MAX, "...", 4);
+	return buf;
+}
+
+/* A '#' after blank: the user probably meant a trailing comment. */
+static const char *
+hash_hint(const char *value)
+{
+	const char *h = strchr(value, '#');
+
+	if (h != NULL && h > value && (h[-1] == ' ' || h[-1] == '\t'))
+		return " (a '#' comment must be on a line of its own)";
+	return "";
+}
+
+/*
+ * Whole-value decimal integer in [lo, hi]; else -1 with msg.  Decimal as
+ * ptp4l's sscanf("%d") here ("010" is 10), unlike the keys' strtol(, 0).
+ */
+static int
+parse_int(const char *key, const char *value, long lo, long hi, int *out,
+    char *msg, size_t len)
+{
+	char sbuf[SHOW_MAX + 4];
+	const char *shown = show(sbuf, sizeof(sbuf), value);
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (end == value || *end != '\0') {
+		snprintf(msg, len, "bad value '%s' for key '%s': not an "
+		    "integer%s", shown, key, hash_hint(value));
+		return -1;
+	}
+	if (errno == ERANGE || v < lo || v > hi) {
+		snprintf(msg, len, "value '%s' for key '%s' is out of range "
+		    "[%ld, %ld]", shown, key, lo, hi);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static struct cfg_utab *
+utab_find(const struct cfg_utabs *u, int id)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		if (u->t[i].table_id == id)
+			return &u->t[i];
+	return NULL;
+}
+
+static enum utab_result
+new_table(struct cfg_utabs *u, const char *file, unsigned int line,
+    const char *value, char *msg, size_t len)
+{
+	struct cfg_utab *t;
+	int id;
+
+	if (parse_int("table_id", value, 1, INT_MAX, &id, msg, len) != 0)
+		return UTAB_ERR;
+	if ((t = utab_find(u, id)) != NULL) {
+		snprintf(msg, len, "table_id %d already taken (%s:%u)", id,
+		    t->file, t->line);
+		return UTAB_ERR;
+	}
+	if (u->n >= CFG_UTAB_MAX) {
+		snprintf(msg, len, "too many unicast master tables (max %d)",
+		    CFG_UTAB_MAX);
+		return UTAB_ERR;
+	}
+	if (u->n == u->cap) {
+		size_t cap = u->cap ? u->cap * 2 : 4;
+
+		t = reallocarray(u->t, cap, sizeof(*t));
+		if (t == NULL) {
+			snprintf(msg, len, "out of memory");
+			return UTAB_ERR;
+		}
+		u->t = t;
+		u->cap = cap;
+	}
+	t = &u->t[u->n++];
+	memset(t, 0, sizeof(*t));
+	t->table_id = id;
+	t->file = file;
+	t->line = line;
+	u->cur = u->n;
+	return UTAB_OK;
+}
+
+static enum utab_result
+add_addr(struct cfg_utab *t, enum cfg_transport tr, unsigned int line,
+    const char *key, const char *value, char *msg, size_t len)
+{
+	char sbuf[SHOW_MAX + 4], abuf[INET6_ADDRSTRLEN];
+	struct cfg_uaddr a, *p;
+	const char *why;
+	size_t i;
+
+	if ((why = parse_addr(tr, value, &a)) != NULL) {
+		snprintf(msg, len, "bad value '%s' for key '%s': %s%s",
+		    show(sbuf, sizeof(sbuf), value), key, why,
+		    hash_hint(value));
+		return UTAB_ERR;
+	}
+	a.line = line;
+	for (i = 0; i < t->count; i++) {
+		if (t->addrs[i].transport == tr && t->addrs[i].len == a.len &&
+		    memcmp(t->addrs[i].b, a.b, a.len) == 0) {
+			snprintf(msg, len, "%s %s already listed in table %d at "
+			    "line %u; once is enough", trans_name(tr),
+			    cfg_uaddr_str(&a, abuf, sizeof(abuf)),
+			    t->table_id, t->addrs[i].line);
+			return UTAB_WARN;
+		}
+	}
+	if (t->count >= CFG_UTAB_ADDRS_MAX) {
+		snprintf(msg, len, "too many addresses in table %d (max %d)",
+		    t->table_id, CFG_UTAB_ADDRS_MAX);
+		return UTAB_ERR;
+	}
+	/* Grown by powers of two up to the bound: at most 9 reallocs. */
+	if ((t->count & (t->count - 1)) == 0) {
+		size_t cap = t->count ? t->count * 2 : 1;
+
+		p = reallocarray(t->addrs, cap, sizeof(*p));
+		if (p == NULL) {
+			snprintf(msg, len, "out of memory");
+			return UTAB_ERR;
+		}
+		t->addrs = p;
+	}
+	t->addrs[t->count++] = a;
+	return UTAB_OK;
+}
+
+void
+utab_section(struct cfg_utabs *u)
+{
+	u->cur = 0;
+}
+
+enum utab_result
+utab_line(struct cfg_utabs *u, const char *file, unsigned int line,
+    const char *key, const char *value, char *msg, size_t len)
+{
+	char sbuf[SHOW_MAX + 4];
+	struct cfg_utab *t;
+	struct cfg_uaddr a;
+	const char *why;
+	size_t i;
+	int v;
+
+	for (i = 0; i < sizeof(trans_names) / sizeof(trans_names[0]); i++)
+		if (strcasecmp(key, trans_names[i]) == 0)
+			break;
+	if (i == sizeof(trans_names) / sizeof(trans_names[0]) &&
+	    strcmp(key, "table_id") != 0 &&
+	    strcmp(key, "logQueryInterval") != 0 &&
+	    strcmp(key, "peer_address") != 0) {
+		snprintf(msg, len, "unknown key '%s' in [unicast_master_table] "
+		    "(expected table_id, logQueryInterval, peer_address, "
+		    "UDPv4, UDPv6 or L2)", show(sbuf, sizeof(sbuf), key));
+		return UTAB_ERR;
+	}
+	if (value[0] == '\0') {
+		snprintf(msg, len, "missing value for key '%s'", key);
+		return UTAB_ERR;
+	}
+	if (strcmp(key, "table_id") == 0)
+		return new_table(u, file, line, value, msg, len);
+	if (u->cur == 0) {
+		snprintf(msg, len, "key '%s' before any table_id in "
+		    "[unicast_master_table] (start the table with 'table_id N')",
+		    key);
+		return UTAB_ERR;
+	}
+	t = &u->t[u->cur - 1];
+	if (strcmp(key, "logQueryInterval") == 0) {
+		if (parse_int(key, value, INT8_MIN, INT8_MAX, &v, msg,
+		    len) != 0)
+			return UTAB_ERR;
+		t->log_query_interval = v;
+		return UTAB_OK;
+	}
+	if (strcmp(key, "peer_address") == 0) {
+		if ((why = parse_any_addr(value, &a)) != NULL) {
+			snprintf(msg, len, "bad value '%s' for key '%s': %s%s",
+			    show(sbuf, sizeof(sbuf), value), key, why,
+			    hash_hint(value));
+			return UTAB_ERR;
+		}
+		a.line = line;
+		t->peer = a;
+		t->has_peer = 1;
+		return UTAB_OK;
+	}
+	return add_addr(t, (enum cfg_transport)i, line, key, value, msg, len);
+}
+
+void
+utab_free(struct cfg_utabs *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		free(u->t[i].addrs);
+	free(u->t);
+	memset(u, 0, sizeof(*u));
+}
+
+/* ---- accessors ---- */
+
+size_t
+cfg_utab_count(const struct cfg *cfg)
+{
+	return cfg_utabs(cfg)->n;
+}
+
+const struct cfg_utab *
+cfg_utab_at(const struct cfg *cfg, size_t i)
+{
+	const struct cfg_utabs *u = cfg_utabs(cfg);
+
+	return i < u->n ? &u->t[i] : NULL;
+}
+
+const struct cfg_utab *
+cfg_utab_find(const struct cfg *cfg, int table_id)
+{
+	return utab_find(cfg_utabs(cfg), table_id);
+}
+
+const struct cfg_utab *
+cfg_utab_port(const struct cfg *cfg, const char *port)
+{
+	int id = cfg_get_int(cfg, port, "unicast_master_table");
+
+	return id == 0 ? NULL : cfg_utab_find(cfg, id);
+}
+
+/* "FILE:LINE: " of where the value of key for port was set. */
+static void
+where(const struct cfg *cfg, const char *port, const char *key, char *buf,
+    size_t len)
+{
+	const char *file;
+	unsigned int line;
+
+	if (cfg_origin(cfg, port, key, &file, &line) != 0)
+		snprintf(buf, len, "(default): ");
+	else if (line == 0)
+		snprintf(buf, len, "%s: ", file);
+	else
+		snprintf(buf, len, "%s:%u: ", file, line);
+}
+
+static int
+check_addr(const struct cfg *cfg, const struct cfg_utab *t,
+    const struct cfg_uaddr *a, const char *what, const char *port,
+    char *why, size_t len)
+{
+	char abuf[INET6_ADDRSTRLEN];
+	int tr = cfg_get_int(cfg, port, "network_transport");
+
+	if ((int)a->transport == tr)
+		return 0;
+	snprintf(why, len, "%s:%u: %s %s %s of table %d is not reachable "
+	    "from port %s, which uses network_transport %s", t->file,
+	    a->line, what, trans_name(a->transport),
+	    cfg_uaddr_str(a, abuf, sizeof(abuf)), t->table_id, port,
+	    cfg_get_enum_name(cfg, port, "network_transport"));
+	return -1;
+}
+
+int
+cfg_utab_check(const struct cfg *cfg, char *why, size_t len)
+{
+	const struct cfg_utab *t;
+	const char *port;
+	char at[256];
+	size_t i, j;
+	int id;
+
+	/* i == 0: the global value (ptp4l's default for every port). */
+	for (i = 0; i <= cfg_port_count(cfg); i++) {
+		port = i == 0 ? NULL : cfg_port_name(cfg, i - 1);
+		id = cfg_get_int(cfg, port, "unicast_master_table");
+		if (id == 0)
+			continue;
+		if ((t = cfg_utab_find(cfg, id)) == NULL) {
+			where(cfg, port, "unicast_master_table", at,
+			    sizeof(at));
+			snprintf(why, len, "%sunicast_master_table %d%s%s: no "
+			    "[unicast_master_table] has table_id %d", at, id,
+			    port != NULL ? " of port " : "",
+			    port != NULL ? port : "", id);
+			return -1;
+		}
+		if (port == NULL)
+			continue;
+		if (t->has_peer && check_addr(cfg, t, &t->peer,
+		    "peer_address", port, why, len) != 0)
+			return -1;
+		for (j = 0; j < t->count; j++)
+			if (check_addr(cfg, t, &t->addrs[j], "address", port,
+			    why, len) != 0)
+				return -1;
+	}
+	return 0;
+}
