@@ -55,7 +55,8 @@ clock_init(struct clockd *c, const struct env *env, struct cfg *cfg)
 
 	c->t_bmc = env_timer_new(&c->env, clock_ev_bmc, c);
 	c->t_adj = env_timer_new(&c->env, clock_ev_adj, c);
-	if (c->t_bmc == NULL || c->t_adj == NULL || clock_hold_init(c) == -1)
+	if (c->t_bmc == NULL || c->t_adj == NULL || clock_hold_init(c) == -1 ||
+	    clock_bmca_init(c) == -1)
 		return -1;
 	if (clock_leap_init(c) == -1)
 		return -1;

@@ -45,6 +45,7 @@ clock_ev_bmc(void *arg)
 	q0.clock_class = clock_class_now(c);
 	bmc_dataset_from_default(&d0, c->dds.priority1, &q0,
 	    c->dds.priority2, c->dds.clock_identity);
+	d0.local_priority = c->dds.local_priority;
 	for (i = 0; i < c->nports; i++) {
 		struct cport *p = &c->ports[i];
 
@@ -59,11 +60,13 @@ clock_ev_bmc(void *arg)
 		in[i].decision = BMC_D_NONE;
 	}
 	best = bmc_select(&d0, in, c->nports,
-	    c->dds.slave_only ? BMC_F_SLAVE_ONLY : 0);
+	    (c->dds.slave_only ? BMC_F_SLAVE_ONLY : 0) |
+	    (c->dscmp == BMC_DSCMP_G8275 ? BMC_F_G8275 : 0));
 
 	/* 9.3.5: the datasets follow Ebest, or this clock when D0 wins. */
 	memset(&new_parent, 0, sizeof(new_parent));
-	if (best < 0 || bmc_a_better(bmc_compare(&d0, &erbest[best]))) {
+	if (best < 0 ||
+	    bmc_a_better(bmc_compare_with(c->dscmp, &d0, &erbest[best]))) {
 		if (best < 0)
 			clock_hold_lost(c, now);
 		else
@@ -104,6 +107,38 @@ clock_ev_bmc(void *arg)
 		    in[i].decision == BMC_D_S1 ? slave_changed : 0);
 	}
 	clock_hold_arm(c, now);
+}
+
+/* ---- the BMCA's keys ---- */
+
+/*
+ * dataset_comparison picks the comparison (bmc.h): G.8275.x, the telecom
+ * profiles' alternate BMCA (G.8275.1/G.8275.2 6.3), with D0's
+ * localPriority from G.8275.defaultDS.localPriority, as ptp4l.
+ */
+int
+clock_bmca_init(struct clockd *c)
+{
+	/* enum bmc_dscmp's values are the key's (lib/cfg_keys.c) */
+	c->dscmp = cfg_get_int(c->cfg, NULL, "dataset_comparison") ==
+	    BMC_DSCMP_G8275 ? BMC_DSCMP_G8275 : BMC_DSCMP_IEEE1588;
+	c->dds.local_priority = (uint8_t)cfg_get_int(c->cfg, NULL,
+	    "G.8275.defaultDS.localPriority");
+	if (c->dscmp == BMC_DSCMP_G8275)
+		log_info("data set comparison G.8275.x, defaultDS."
+		    "localPriority %u", (unsigned)c->dds.local_priority);
+	return 0;
+}
+
+/* The comparison, the port's localPriority (read for every comparison,
+ * used by G.8275.x's) and maxStepsRemoved (9.3.2.5 e, every profile,
+ * as ptp4l: a clock-wide key applied by each port). */
+void
+clock_port_bmca_init(struct clockd *c, struct cport *p, const char *pn)
+{
+	fm_set_bmca(&p->foreign, c->dscmp,
+	    (uint8_t)cfg_get_int(c->cfg, pn, "G.8275.portDS.localPriority"),
+	    (uint8_t)cfg_get_int(c->cfg, NULL, "maxStepsRemoved"));
 }
 
 /* ---- holdover (holdover.h) ---- */

@@ -159,6 +159,7 @@ struct ds_default {
 	int			 slave_only;
 	int			 two_step;
 	uint8_t			 sdo_id;
+	uint8_t			 local_priority; /* G.8275.x: D0's (bmc.h) */
 };
 
 /* currentDS, 8.2.2 */
@@ -290,6 +291,7 @@ struct clockd {
 	int			 wait_delay_valid;
 
 	struct env_timer	*t_bmc;		/* deferred state decision */
+	enum bmc_dscmp		 dscmp;		/* dataset_comparison */
 	struct leapstate	 leap;		/* clock_leap.c */
 	/* holdover (holdover.h): its schedule's next change re-runs the
 	 * state decision (t_hold) */
@@ -367,6 +369,14 @@ void	clock_port_state_changed(struct clockd *c, struct cport *p,
 	    enum fsm_state old);
 /* Holdover's keys, its timer; clock_init() calls it.  0 or -1. */
 int	clock_hold_init(struct clockd *c);
+/* The BMCA's clock-wide keys (dataset_comparison,
+ * G.8275.defaultDS.localPriority); clock_init() calls it.  0 or -1. */
+int	clock_bmca_init(struct clockd *c);
+/* A port's (G.8275.portDS.localPriority, maxStepsRemoved) into its
+ * foreign-master table; port_create() calls it.  pn: the port's section
+ * name or NULL. */
+void	clock_port_bmca_init(struct clockd *c, struct cport *p,
+	    const char *pn);
 /* The clockClass this clock announces as grandmaster now: defaultDS's,
  * or the holdover schedule's (holdover.h). */
 uint8_t	clock_class_now(const struct clockd *c);

@@ -102,7 +102,7 @@ fm_window_count(const struct fm_entry *e, int64_t now_ns)
 int
 fm_qualified(const struct fm_entry *e, int64_t now_ns)
 {
-	/* stepsRemoved >= 255 never gets into the table (9.3.2.5). */
+	/* stepsRemoved >= maxStepsRemoved never gets into the table. */
 	return fm_window_count(e, now_ns) >= FM_THRESHOLD;
 }
 
@@ -111,6 +111,18 @@ fm_init(struct fm_table *t, const uint8_t own[PTP_CLOCK_ID_LEN])
 {
 	memset(t, 0, sizeof(*t));
 	memcpy(t->own_clock_identity, own, PTP_CLOCK_ID_LEN);
+	t->dscmp = BMC_DSCMP_IEEE1588;
+	t->local_priority = BMC_LOCAL_PRIORITY_DEFAULT;
+	t->max_steps_removed = FM_MAX_STEPS_REMOVED;
+}
+
+void
+fm_set_bmca(struct fm_table *t, enum bmc_dscmp dscmp, uint8_t local_priority,
+    uint8_t max_steps_removed)
+{
+	t->dscmp = dscmp;
+	t->local_priority = local_priority;
+	t->max_steps_removed = max_steps_removed > 0 ? max_steps_removed : 1;
 }
 
 void
@@ -229,9 +241,10 @@ fm_add_announce(struct fm_table *t, const struct ptp_msg *m, int64_t rx_ns,
 	if (memcmp(src->clock_identity, t->own_clock_identity,
 	    PTP_CLOCK_ID_LEN) == 0)
 		return FM_E_SELF;
-	/* 9.3.2.5: stepsRemoved 255 or more is not qualified (ptp4l drops
-	 * such an Announce before it reaches the foreign-master list). */
-	if (m->body.announce.steps_removed >= FM_MAX_STEPS_REMOVED)
+	/* 9.3.2.5 e): stepsRemoved of maxStepsRemoved (255 by default) or
+	 * more is not qualified; ptp4l drops such an Announce before it
+	 * reaches the foreign-master list, in every profile. */
+	if (m->body.announce.steps_removed >= t->max_steps_removed)
 		return FM_E_STEPS;
 
 	e = find(t, src);
@@ -313,7 +326,9 @@ fm_best(const struct fm_table *t, const struct ptp_port_identity *receiver,
 			continue;
 		bmc_dataset_from_announce(&ds, &e->hdr, &e->announce,
 		    receiver);
-		if (best == NULL || bmc_compare(&ds, &best_ds) > BMC_EQUAL) {
+		ds.local_priority = t->local_priority;
+		if (best == NULL ||
+		    bmc_compare_with(t->dscmp, &ds, &best_ds) > BMC_EQUAL) {
 			best = e;
 			best_ds = ds;
 		}

@@ -12,9 +12,10 @@
  * An entry is qualified (9.3.2.5) when at least FM_THRESHOLD Announce
  * messages from it arrived within FOREIGN_MASTER_TIME_WINDOW, that is
  * FM_WINDOW_INTERVALS announce intervals, before now.  Announce messages
- * from this clock (9.3.2.5 a) and with stepsRemoved >= 255 (9.3.2.5) are
- * refused and leave the table unchanged.  Only qualified entries take part
- * in Erbest (fm_best()).
+ * from this clock (9.3.2.5 a) and with stepsRemoved >= maxStepsRemoved
+ * (9.3.2.5 e; 255 unless fm_set_bmca() says less) are refused and leave
+ * the table unchanged.  Only qualified entries take part in Erbest
+ * (fm_best()), chosen with the port's data set comparison.
  *
  * The announce interval of an entry is the one the caller passes with each
  * Announce.  ptp4l uses the Announce's own logMessageInterval (so a master
@@ -38,12 +39,13 @@
 #define FM_MAX_ARRIVALS		8	/* arrival times kept per entry */
 #define FM_LOG_INTERVAL_MIN	(-10)
 #define FM_LOG_INTERVAL_MAX	10
-#define FM_MAX_STEPS_REMOVED	255	/* 9.3.2.5: not qualified from here */
+#define FM_MAX_STEPS_REMOVED	255	/* 9.3.2.5: not qualified from here
+					 * (maxStepsRemoved's default) */
 
 /* Refusals of fm_add_announce(); the table is left unchanged. */
 enum fm_err {
 	FM_E_SELF = -1,		/* from this clock's clockIdentity (9.3.2.5 a) */
-	FM_E_STEPS = -2,	/* stepsRemoved >= 255 (9.3.2.5) */
+	FM_E_STEPS = -2,	/* stepsRemoved >= maxStepsRemoved (9.3.2.5) */
 	FM_E_INVAL = -3,	/* NULL, or not an Announce */
 };
 
@@ -60,6 +62,10 @@ struct fm_entry {
 
 struct fm_table {
 	uint8_t own_clock_identity[PTP_CLOCK_ID_LEN];
+	/* the port's BMCA settings (fm_set_bmca()) */
+	enum bmc_dscmp dscmp;		/* dataset_comparison */
+	uint8_t local_priority;		/* G.8275.portDS.localPriority */
+	uint8_t max_steps_removed;	/* maxStepsRemoved */
 	size_t n;			/* entries in use, e[0..n) */
 	struct fm_entry e[FM_MAX_ENTRIES];
 };
@@ -72,8 +78,18 @@ struct fm_info {
 	int64_t age_ns;			/* now - most recent arrival */
 };
 
-/* Empty table of a port of the clock whose clockIdentity is own. */
+/* Empty table of a port of the clock whose clockIdentity is own, with
+ * IEEE 1588's comparison, localPriority 128 and maxStepsRemoved 255. */
 void fm_init(struct fm_table *t, const uint8_t own[PTP_CLOCK_ID_LEN]);
+/*
+ * The port's BMCA settings: the data set comparison of fm_best(), the
+ * localPriority Erbest carries (G.8275.x; ignored by IEEE 1588's), and
+ * maxStepsRemoved (ptp4l's key, 2..255: an Announce whose stepsRemoved
+ * is this or more is refused, FM_E_STEPS; ptp4l applies it in every
+ * profile).  A value below 1 is taken as 1 (nothing would qualify).
+ */
+void fm_set_bmca(struct fm_table *t, enum bmc_dscmp dscmp,
+    uint8_t local_priority, uint8_t max_steps_removed);
 /* Forget every foreign master (port leaves service, 9.2.6). */
 void fm_clear(struct fm_table *t);
 
@@ -97,8 +113,9 @@ size_t fm_prune(struct fm_table *t, int64_t now_ns);
 int fm_forget(struct fm_table *t, const struct ptp_port_identity *source);
 
 /*
- * Erbest (9.3.2): the best qualified entry at now_ns by bmc_compare(),
- * with receiver = the portIdentity of this port.  Returns the entry and
+ * Erbest (9.3.2): the best qualified entry at now_ns by the table's
+ * comparison (bmc_compare_with()), with receiver = the portIdentity of
+ * this port and the table's localPriority.  Returns the entry and
  * fills *erbest (if not NULL), or returns NULL if none is qualified.
  */
 const struct fm_entry *fm_best(const struct fm_table *t,

@@ -102,6 +102,7 @@ port_create(struct clockd *c, struct cport *p, unsigned index,
 		p->kind = FSM_ORDINARY;
 
 	fm_init(&p->foreign, c->dds.clock_identity);
+	clock_port_bmca_init(c, p, pn);
 	p->delay_filter = filter_create(
 	    cfg_get_int(cfg, pn, "delay_filter") == CFG_FILTER_MOVING_AVERAGE ?
 	    FILTER_MOVING_AVERAGE : FILTER_MOVING_MEDIAN,

@@ -270,8 +270,8 @@ static const struct cfg_enum_val fault_badpeernet_words[] = {
 /* Sorted by strcmp() of the name: upper case sorts before lower case. */
 static const struct cfg_key keys[] = {
 	P_ENU("BMCA", UNIMPL, 0, bmca_vals),
-	G_INT("G.8275.defaultDS.localPriority", UNIMPL, 128, 1, UINT8_MAX),
-	P_INT("G.8275.portDS.localPriority", UNIMPL, 128, 1, UINT8_MAX),
+	G_INT("G.8275.defaultDS.localPriority", IMPL, 128, 1, UINT8_MAX),
+	P_INT("G.8275.portDS.localPriority", IMPL, 128, 1, UINT8_MAX),
 	ITEM_I64("active_key_id", CFG_SC_PORT, UNIMPL, CFG_KF_PTP4L_4X,
 	    0, 0, UINT32_MAX),
 	O_STR("admin_group", "ptpsep-admin", check_account),
@@ -302,7 +302,7 @@ static const struct cfg_key keys[] = {
 	P_INT4("cmlds.majorSdoId", 2, 0, 0x0f),
 	P_INT4("cmlds.port", 0, 0, UINT16_MAX),
 	P_STR4("cmlds.server_address", "/var/run/cmlds_server"),
-	G_ENU("dataset_comparison", UNIMPL, 0, dataset_comparison_vals),
+	G_ENU("dataset_comparison", IMPL, 0, dataset_comparison_vals),
 	P_INT("delayAsymmetry", IMPL, 0, INT_MIN, INT_MAX),
 	P_ENU("delay_filter", IMPL, CFG_FILTER_MOVING_MEDIAN, delay_filter_vals),
 	P_INT("delay_filter_length", IMPL, 10, 1, INT_MAX),
@@ -353,7 +353,7 @@ static const struct cfg_key keys[] = {
 	G_STR("manufacturerIdentity", IMPL, "00:00:00"),
 	/* ptp4l 3.1's name for serverOnly. */
 	ITEM_ALIAS("masterOnly", "serverOnly", 0),
-	G_INT("maxStepsRemoved", UNIMPL, 255, 2, UINT8_MAX),
+	G_INT("maxStepsRemoved", IMPL, 255, 2, UINT8_MAX),
 	/*
 	 * ptpsep's own: netd refuses a frequency adjustment beyond this (ppb).
 	 * 500000 is the kernel's limit for CLOCK_REALTIME (adjtimex MAXFREQ).

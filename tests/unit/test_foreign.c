@@ -1,7 +1,8 @@
 /*
  * test_foreign.c - foreign-master records and Announce qualification
- * (1588-2019 9.3.2.4, 9.3.2.5): threshold, window, stepsRemoved 255, our
- * own Announce, duplicates, eviction, Erbest, and the timeout arithmetic.
+ * (1588-2019 9.3.2.4, 9.3.2.5): threshold, window, stepsRemoved 255 and
+ * maxStepsRemoved, our own Announce, duplicates, eviction, Erbest (also
+ * with G.8275.x's comparison), and the timeout arithmetic.
  */
 #include "config.h"
 
@@ -434,6 +435,71 @@ test_timeouts(void **state)
 	assert_int_equal(fm_qualification_timeout_ns(0, -2), 250 * MS);
 }
 
+/* maxStepsRemoved (9.3.2.5 e), as ptp4l's key: an Announce whose
+ * stepsRemoved is that or more is refused; the default stays 255. */
+static void
+test_max_steps_removed(void **state)
+{
+	struct fm_table t;
+	struct ptp_port_identity rx;
+	struct ptp_msg m = announce(0x60, 0x01, 128, 1);
+
+	(void)state;
+	table(&t, &rx);
+	assert_int_equal(t.max_steps_removed, 255);
+	assert_int_equal(t.dscmp, BMC_DSCMP_IEEE1588);
+	assert_int_equal(t.local_priority, 128);
+	fm_set_bmca(&t, BMC_DSCMP_IEEE1588, 128, 10);
+	m.body.announce.steps_removed = 10;
+	assert_int_equal(fm_add_announce(&t, &m, 0, 0), FM_E_STEPS);
+	m.body.announce.steps_removed = 200;
+	assert_int_equal(fm_add_announce(&t, &m, 0, 0), FM_E_STEPS);
+	assert_int_equal(fm_count(&t), 0);
+	m.body.announce.steps_removed = 9;
+	assert_int_equal(fm_add_announce(&t, &m, 0, 0), 0);
+	m.hdr.sequence_id = 2;
+	assert_int_equal(fm_add_announce(&t, &m, SEC, 0), 1);
+	assert_non_null(fm_best(&t, &rx, SEC, NULL));
+	/* fm_clear keeps the setting (a port leaving service). */
+	fm_clear(&t);
+	m.body.announce.steps_removed = 10;
+	assert_int_equal(fm_add_announce(&t, &m, 2 * SEC, 0), FM_E_STEPS);
+	/* 0 would refuse stepsRemoved 0 as well: taken as 1. */
+	fm_set_bmca(&t, BMC_DSCMP_IEEE1588, 128, 0);
+	assert_int_equal(t.max_steps_removed, 1);
+}
+
+/* Erbest with G.8275.x: priority1 counts for nothing, and the port's
+ * localPriority travels in the data set. */
+static void
+test_best_g8275(void **state)
+{
+	struct fm_table t;
+	struct ptp_port_identity rx;
+	struct ptp_msg a = announce(0x60, 0x60, 1, 1);		/* priority1 1 */
+	struct ptp_msg b = announce(0x61, 0x61, 200, 1);
+	struct bmc_dataset d;
+	const struct fm_entry *e;
+
+	(void)state;
+	table(&t, &rx);
+	b.body.announce.grandmaster_clock_quality.clock_class = 165;
+	fm_add_announce(&t, &a, 0, 0);
+	fm_add_announce(&t, &b, 0, 0);
+	a.hdr.sequence_id = b.hdr.sequence_id = 2;
+	fm_add_announce(&t, &a, SEC, 0);
+	fm_add_announce(&t, &b, SEC, 0);
+	/* IEEE 1588: priority1 first. */
+	e = fm_best(&t, &rx, SEC, &d);
+	assert_int_equal(e->announce.grandmaster_priority1, 1);
+	/* G.8275.x: clockClass 165 beats 248. */
+	fm_set_bmca(&t, BMC_DSCMP_G8275, 77, 255);
+	e = fm_best(&t, &rx, SEC, &d);
+	assert_int_equal(e->announce.grandmaster_priority1, 200);
+	assert_int_equal(d.local_priority, 77);
+	assert_int_equal(d.quality.clock_class, 165);
+}
+
 int
 main(void)
 {
@@ -448,6 +514,8 @@ main(void)
 		cmocka_unit_test(test_eviction),
 		cmocka_unit_test(test_prune_forget_info),
 		cmocka_unit_test(test_timeouts),
+		cmocka_unit_test(test_max_steps_removed),
+		cmocka_unit_test(test_best_g8275),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
