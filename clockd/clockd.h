@@ -129,6 +129,10 @@ struct cport {
 	 * the first Sync sample from then on, or from t_delay one Sync
 	 * interval later (port_slave.c, slave_dreq_schedule()) */
 	int64_t			 dreq_due;
+	/* software stamps: t_delay armed to send it DREQ_COLD after the
+	 * Sync sample; the next due time counts from dreq_from */
+	int			 dreq_lagged;
+	int64_t			 dreq_from;
 
 	/* P2P initiator */
 	int			 pdreq_pending;
@@ -443,6 +447,7 @@ void	slave_rx_sync(struct cport *p, const struct ptp_msg *m,
 void	slave_rx_follow_up(struct cport *p, const struct ptp_msg *m);
 void	slave_send_delay_req(struct cport *p);
 void	slave_dreq_schedule(struct cport *p, int64_t from);
+void	slave_dreq_timer(struct cport *p);
 void	slave_delay_req_tx_ts(struct cport *p, uint16_t seq,
 	    const struct ptp_timestamp *t3);
 void	slave_rx_delay_resp(struct cport *p, const struct ptp_msg *m);

@@ -303,9 +303,7 @@ port_ev_delay(void *arg)
 {
 	struct cport *p = arg;
 
-	/* No Sync sample since the Delay_Req was due: it goes alone. */
-	slave_send_delay_req(p);
-	slave_dreq_schedule(p, clock_now(p->c));
+	slave_dreq_timer(p);
 }
 
 static void

@@ -227,7 +227,8 @@ slave_send_delay_req(struct cport *p)
  * wake-up and netd one datagram (the outbox, netd_client.c; issue 13);
  * t_delay, one and a half Sync intervals after the due time, sends it
  * when Syncs have stopped coming (at the due time when Syncs are rarer
- * than Delay_Reqs).
+ * than Delay_Reqs).  With software time stamps it leaves a little later
+ * than its Sync sample, from t_delay (slave_dreq_with_sync()).
  */
 void
 slave_dreq_schedule(struct cport *p, int64_t from)
@@ -237,6 +238,7 @@ slave_dreq_schedule(struct cport *p, int64_t from)
 	int64_t ival = port_interval_ns(p->log_min_delay_req_interval);
 	int64_t wait;
 
+	p->dreq_lagged = 0;
 	p->dreq_due = from + port_random_ns(ival);
 	/*
 	 * A due time already past waits for the next Sync, one interval
@@ -263,6 +265,25 @@ slave_dreq_schedule(struct cport *p, int64_t from)
  */
 #define DREQ_LAG	2
 
+/*
+ * Software time stamps: the Delay_Req leaves DREQ_COLD after its Sync
+ * sample (at most half a Sync interval), from t_delay, not in the same
+ * wake-up.  A software TX stamp is taken in the driver and the RX stamp
+ * when the frame is queued to the peer, both in the sender's context, so
+ * what PTP sees as a one-way time is that code path's time, and it
+ * depends on how long the sender was idle before: on a veth here (200
+ * frames each way, namespaces) ~2.8 us after 10-20 ms idle, as a master's
+ * Sync from its timer; 2.5 us after 5 ms; 1.3 us after 1 ms; 0.65 us when
+ * sent right after the frame just received.  Sent with its Sync, the
+ * Delay_Req's leg was ~1.6 us shorter than the Sync's, and the slave's
+ * clock ~0.8 us late (tests/integration/sysclk.sh: its PHC -0.6 to -1.5 us
+ * from TAI; -13 to +191 ns from its own timer).  A short lag keeps what
+ * leaving with the Sync gave (ptpsim: t2 and t3 close together, so the
+ * servo's frequency changes between them hardly enter the path delay).
+ * Hardware stamps do not see the sender's cache: they leave at once.
+ */
+#define DREQ_COLD	20000000LL	/* ns */
+
 static void
 slave_dreq_with_sync(struct cport *p)
 {
@@ -274,11 +295,31 @@ slave_dreq_with_sync(struct cport *p)
 		return;
 	if (!p->have_delay && p->have_rr == 1 && !p->dreq_pending)
 		from = now;
-	else if (now < from)
+	else if (now < from || p->dreq_lagged)
 		return;
-	slave_send_delay_req(p);
 	if (now - from > DREQ_LAG * ival)
 		from = now;
+	if (p->c->sw_ts) {
+		int64_t half = port_interval_ns(p->log_sync_interval) / 2;
+
+		p->dreq_lagged = 1;
+		p->dreq_from = from;
+		env_timer_arm(&p->c->env, p->t_delay,
+		    half < DREQ_COLD ? half : DREQ_COLD);
+		return;
+	}
+	slave_send_delay_req(p);
+	slave_dreq_schedule(p, from);
+}
+
+/* t_delay: a lagged Delay_Req, or none came with a Sync since it was due. */
+void
+slave_dreq_timer(struct cport *p)
+{
+	int64_t from = p->dreq_lagged ? p->dreq_from : clock_now(p->c);
+
+	p->dreq_lagged = 0;
+	slave_send_delay_req(p);
 	slave_dreq_schedule(p, from);
 }
 

@@ -15,9 +15,9 @@
 # system_clock {source phc, servo_state locked, utc_offset_s 37}; from
 # medians of 10 reads of `ptpctl --json netd` (clock_state and
 # system_clock_state.offset_from_realtime_ns): S's system clock within
-# 500 ns of its PHC's UTC, within 1 us of UTC beyond the PHC's own error
-# (software time stamps: about 1 us here), not 37 s off; S's PHC on TAI;
-# G's system_clock source system (its PHC follows) and its PHC on TAI.
+# 500 ns of its PHC's UTC and within 1 us of UTC (not 37 s off); S's PHC
+# within 1 us of TAI; G's system_clock source system (its PHC follows)
+# and its PHC on TAI.
 #
 #   BUILD=build/default tests/integration/sysclk.sh
 set -uo pipefail
@@ -102,19 +102,17 @@ if [ -n "$track" ] && ((track > -500 && track < 500)); then
 else
 	fail "S's system clock is $track ns from its PHC's UTC"
 fi
-# The PHC's own error: software time stamps on a veth leave it about 1 us
-# off the grandmaster (measured here: -0.8 to -1.1 us, the stack's
-# asymmetry), which no servo of the slave can see.  Hardware stamps make
-# this term nanoseconds; the system clock then is within 1 us of UTC as
-# issue 14 asks.  Here: within 1 us of UTC beyond the PHC's error, and
-# never 37 s off.
-if [ -n "$phc_off" ] && ((phc_off > -3000 && phc_off < 3000)); then
-	pass "S's PHC on TAI ($phc_off ns)"
+# The PHC's own error, software time stamps on a veth: -13 to -164 ns
+# in runs here since the Delay_Req leaves from its own timer (it was -0.6
+# to -1.5 us while it left with the Sync: clockd/port_slave.c,
+# slave_dreq_schedule()).
+if [ -n "$phc_off" ] && ((phc_off > -1000 && phc_off < 1000)); then
+	pass "S's PHC within 1 us of TAI ($phc_off ns)"
 else
 	fail "S's PHC is $phc_off ns from TAI"
 fi
-if [ -n "$sys_off" ] && ((sys_off - phc_off > -1000 && sys_off - phc_off < 1000)); then
-	pass "S's system clock within 1 us of UTC beyond the PHC's error ($sys_off ns, not 37 s off)"
+if [ -n "$sys_off" ] && ((sys_off > -1000 && sys_off < 1000)); then
+	pass "S's system clock within 1 us of UTC ($sys_off ns, not 37 s off)"
 else
 	fail "S's system clock is $sys_off ns from UTC (PHC $phc_off ns from TAI)"
 fi

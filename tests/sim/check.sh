@@ -49,7 +49,11 @@ fi
 # the ratios); wander_sw's lock was 910 s before as its median over 12
 # seeds (20 s was seed 14's luck).  passive_hw's s got worse: its servo
 # ignores the upstream step at 1200 s as spikes while its frequency is
-# off, in 11 of 40 seeds before and 18 of 40 after (max > 5 us).
+# off, in 11 of 40 seeds before and 18 of 40 after (max > 5 us).  With
+# software stamps it left 20 ms after its Sync sample from then on
+# (port_slave.c, DREQ_COLD): chain10_sw's bc7 and bc8 (lock) and slew_sw
+# (max) set again; over 12 seeds their median RMS and max did not rise
+# (bc7 594 -> 557 ns, 1198 -> 1130 ns; slew_sw 100 -> 101, 229 -> 227).
 # scenario	node	rms	max	lock	steps	after	refus	unlck	states
 BOUNDS="
 bigoffset_hw	gm	1	2	2	0	0	0	2	2
@@ -75,8 +79,8 @@ chain10_sw	bc3	431	858	30	1	0	0	2	5
 chain10_sw	bc4	542	1009	41	1	0	0	2	5
 chain10_sw	bc5	664	1181	52	1	0	0	2	5
 chain10_sw	bc6	782	5549	67	1	0	0	2	5
-chain10_sw	bc7	993	1908	84	1	0	0	2	5
-chain10_sw	bc8	1189	2398	91	1	0	0	2	5
+chain10_sw	bc7	993	1908	94	1	0	0	2	5
+chain10_sw	bc8	1189	2398	97	1	0	0	2	5
 chain10_sw	bc9	1405	3883	108	1	0	0	2	5
 chain10_sw	bc10	1669	3835	117	1	0	0	2	5
 chain10_sw	s	1948	4253	196	1	0	0	2	3
@@ -161,7 +165,7 @@ slaveonly_sw	s2	225	479	19	1	0	0	2	6
 slew_hw	gm	1	2	2	0	0	0	2	2
 slew_hw	s1	4	8	275	0	0	0	2	3
 slew_sw	gm	1	2	2	0	0	0	2	2
-slew_sw	s1	82	208	267	0	0	0	2	3
+slew_sw	s1	82	315	267	0	0	0	2	3
 wander_hw	gm	1	2	2	0	0	0	2	2
 wander_hw	s1	9	27	17	1	0	0	2	3
 wander_sw	gm	1	2	2	0	0	0	2	2
@@ -414,18 +418,27 @@ fi
 
 # The E2E slave's Delay_Req leaves with the Sync sample it is due at, in
 # one datagram with the servo's frequency change (issue 13; port_slave.c,
-# netd_client.c's outbox): pair_e2e_sw's s1 (3600 one-per-second Syncs)
+# netd_client.c's outbox): pair_e2e_hw's s1 (3600 one-per-second Syncs)
 # sends netd at most one datagram per Sync, and about two messages in
-# each (measured 3591 datagrams, 6667 messages; with the Delay_Req on its
-# own timer before, 7214 datagrams, 7215 messages: the Delay_Req now goes
-# 0.86 times per Sync, not once).
-sum=$tmp/pair_e2e_sw.sum
+# each (measured 3591 datagrams, 6670 messages; with the Delay_Req on its
+# own timer before, ~7214 datagrams holding as many messages: the
+# Delay_Req now goes 0.86 times per Sync, not once).  With software
+# stamps it leaves 20 ms after the sample, alone (port_slave.c,
+# DREQ_COLD): pair_e2e_sw's s1, measured 6666 datagrams, 6667 messages.
+sum=$tmp/pair_e2e_hw.sum
 dg=$(summary "$sum" s1 to_netd) ms=$(summary "$sum" s1 to_netd_msgs)
 if [ -n "$dg" ] && [ -n "$ms" ] && le "$dg" 3600 &&
     awk -v d="$dg" -v m="$ms" 'BEGIN { exit !(m >= 1.5 * d) }'; then
-	pass "pair_e2e_sw: s1 sent netd $dg datagrams holding $ms messages (at most 3600, at least 1.5 messages each)"
+	pass "pair_e2e_hw: s1 sent netd $dg datagrams holding $ms messages (at most 3600, at least 1.5 messages each)"
 else
-	fail "pair_e2e_sw: s1 sent netd ${dg:-?} datagrams holding ${ms:-?} messages (bound: at most 3600, at least 1.5 messages each)"
+	fail "pair_e2e_hw: s1 sent netd ${dg:-?} datagrams holding ${ms:-?} messages (bound: at most 3600, at least 1.5 messages each)"
+fi
+sum=$tmp/pair_e2e_sw.sum
+dg=$(summary "$sum" s1 to_netd) ms=$(summary "$sum" s1 to_netd_msgs)
+if [ -n "$dg" ] && [ -n "$ms" ] && [ "$dg" -gt 6000 ] && [ $((ms - dg)) -le 10 ]; then
+	pass "pair_e2e_sw: s1's Delay_Reqs leave apart from the Sync samples ($dg datagrams holding $ms messages)"
+else
+	fail "pair_e2e_sw: s1 sent netd ${dg:-?} datagrams holding ${ms:-?} messages (bound: > 6000, at most 10 batched)"
 fi
 
 # Acquisition with software time stamps (issue 12, item 5), seeds 1-10 of

@@ -348,6 +348,47 @@ test_dreq_with_sync(void **state)
 	assert_int_equal(E.nsent, 1);
 }
 
+/*
+ * Software time stamps: a due Delay_Req leaves DREQ_COLD (20 ms) after
+ * the Sync sample, from t_delay, not in the sample's wake-up (a send right
+ * after a receive takes a shorter software-stamped path: port_slave.c),
+ * at most half a Sync interval after it; the next due time still counts
+ * from the due time.
+ */
+static void
+test_dreq_sw_lag(void **state)
+{
+	struct cport *p = *state;
+	int64_t due;
+
+	p->c->sw_ts = 1;
+	p->delay_mechanism = DM_E2E;
+	p->dreq_due = 10500000000LL;
+	sync_at(p, 1, 11);
+	assert_int_equal(E.nsent, 0);		/* not with the sample */
+	assert_int_equal(p->dreq_lagged, 1);
+	assert_int_equal(E.arm_ns, 20000000LL);
+	p->last_sync_valid = 0;
+	sync_at(p, 2, 12);			/* a Sync meanwhile: no re-arm */
+	assert_int_equal(E.nsent, 0);
+	assert_int_equal(E.arm_ns, 20000000LL);
+	now_ns = 12020000000LL;
+	slave_dreq_timer(p);			/* t_delay fires */
+	assert_int_equal(E.nsent, 1);
+	assert_int_equal(E.type[0], PTP_MT_DELAY_REQ);
+	assert_int_equal(p->dreq_lagged, 0);
+	due = p->dreq_due;
+	assert_true(due >= 10500000000LL && due < 12500000000LL);
+	/* 64 Syncs a second: half an interval, 7.8 ms */
+	p->log_sync_interval = -6;
+	p->dreq_pending = 0;
+	p->dreq_due = 20000000000LL;
+	p->last_sync_valid = 0;
+	sync_at(p, 3, 21);
+	assert_int_equal(E.nsent, 1);
+	assert_int_equal(E.arm_ns, 7812500LL);
+}
+
 /* Syncs rarer than Delay_Reqs (one a second, 16 requests): the timer
  * sends at the due time, not a Sync interval later. */
 static void
@@ -396,6 +437,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_follow_up_overflow,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dreq_with_sync, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_dreq_sw_lag, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dreq_fast_timer, setup,
 		    teardown),
