@@ -367,6 +367,12 @@ static const struct cfg_key keys[] = {
 	 * netd remembers at most 64 steps (CLOCK_MAX_STEPS_LIMIT).
 	 */
 	O_INT("max_steps_per_interval", 4, 0, 64),
+	/*
+	 * ptpsep's own: unicast peers netd keeps per port (learned from
+	 * frames or configured); 44 octets each plus 4 per hash bucket,
+	 * mapped at start, touched as peers come (netd/transport_peer.c).
+	 */
+	O_INT("max_unicast_peers", 16384, 16, 1 << 20),
 	G_STR("message_tag", IMPL, NULL),
 	/* ptpsep's own: may Management messages from the network SET? */
 	O_INT("mgmt_set_from_network", 0, 0, 1),
@@ -408,6 +414,8 @@ static const struct cfg_key keys[] = {
 	G_DBL("pi_proportional_scale", IMPL, 0.0, 0.0, DBL_MAX),
 	/* ptpsep's own: where clockd serves PTP management (pmc). */
 	O_STR("pmc_socket", RUN_DIR "clockd/pmc.sock", check_socket_path),
+	/* ptpsep's own: messages/s netd sends on a port at most; 0: no limit. */
+	O_INT("port_tx_rate", 1000000, 0, 100000000),
 	/* 4.x: 0xFFFFFFFF in an int, that is -1, means "not set". */
 	P_INT4("power_profile.2011.grandmasterTimeInaccuracy", -1, -1, INT_MAX),
 	P_INT4("power_profile.2011.networkTimeInaccuracy", -1, -1, INT_MAX),
@@ -490,6 +498,17 @@ static const struct cfg_key keys[] = {
 	P_INT4("uds_ro_file_mode", 0666, 0, 0777),
 	P_INT("unicast_listen", UNIMPL, 0, 0, 1),
 	P_INT("unicast_master_table", UNIMPL, 0, 0, INT_MAX),
+	/*
+	 * ptpsep's own: netd forgets a unicast peer not heard for this many
+	 * s (longer than ptp4l's longest grant, unicast_req_duration 3600,
+	 * which its client renews before the end); and the messages/s and
+	 * burst netd sends one peer at most: 5 x 128/s, Sync, Follow_Up,
+	 * Delay_Resp and Announce at the fastest logInterMessagePeriod (-7)
+	 * and as much again for Signaling, Management and peer delay.
+	 */
+	O_INT("unicast_peer_timeout", 3900, 10, 86400),
+	O_INT("unicast_peer_tx_burst", 64, 1, 1000000),
+	O_INT("unicast_peer_tx_rate", 640, 0, 1000000),
 	P_INT("unicast_req_duration", UNIMPL, 3600, 10, INT_MAX),
 	G_INT("use_syslog", IMPL, 1, 0, 1),
 	G_STR("userDescription", IMPL, ""),

@@ -49,6 +49,29 @@ port_group_mac(const char *ifname, const char *key, const char *v,
 	return 0;
 }
 
+/*
+ * The unicast peer table and TX limits (transport_peer.c): its size,
+ * how long an unheard peer is kept, what one peer and the whole port may
+ * be sent.  The port's burst is a tenth of a second of its rate.
+ */
+static void
+port_init_peers(struct netd *nd, struct netd_port *p)
+{
+	struct transport_peer_params *pp = &p->params.peers;
+	int rate;
+
+	pp->max = (unsigned)cfg_get_int(nd->cfg, NULL, "max_unicast_peers");
+	pp->timeout_s = (unsigned)cfg_get_int(nd->cfg, NULL,
+	    "unicast_peer_timeout");
+	pp->tx_rate = (unsigned)cfg_get_int(nd->cfg, NULL,
+	    "unicast_peer_tx_rate");
+	pp->tx_burst = (unsigned)cfg_get_int(nd->cfg, NULL,
+	    "unicast_peer_tx_burst");
+	rate = cfg_get_int(nd->cfg, NULL, "port_tx_rate");
+	p->params.tx_rate = (unsigned)rate;
+	p->params.tx_burst = (unsigned)rate / 10 + pp->tx_burst;
+}
+
 int
 port_init(struct netd *nd, struct netd_port *p, unsigned index,
     const char *ifname)
@@ -91,6 +114,7 @@ port_init(struct netd *nd, struct netd_port *p, unsigned index,
 	p->params.dscp_general = cfg_get_int(nd->cfg, NULL, "dscp_general");
 	p->params.tx_ts_timeout_ms =
 	    cfg_get_int(nd->cfg, NULL, "tx_timestamp_timeout");
+	port_init_peers(nd, p);
 	/* Multicast groups: checked here, so a bad one fails at start. */
 	p->params.dst_set = 1;
 	p->params.udp6_scope = cfg_get_int(nd->cfg, ifname, "udp6_scope");
@@ -391,6 +415,12 @@ port_send(struct netd_port *p, enum transport_class cls,
 	if (rc < 0) {
 		if (rc == -EPERM)
 			return PTPSEP__REFUSE_REASON__REFUSE_BAD_DESTINATION;
+		/*
+		 * Beyond a peer's or the port's TX limit: dropped and counted,
+		 * the connection kept (a burst is not a protocol violation).
+		 */
+		if (rc == -EDQUOT)
+			p->refused[PTPSEP__REFUSE_REASON__REFUSE_RATE_LIMITED]++;
 		if (want_ts)
 			relay_tx_failed(p, cookie);
 	}

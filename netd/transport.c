@@ -225,6 +225,39 @@ done:
 	return err;
 }
 
+/*
+ * A fresh peer table, as before every (re)open: what was learned on the
+ * link that went away is learned again; configured peers are pinned by
+ * the caller after each open.
+ */
+static int
+transport_open_peers(struct transport_port *port,
+    const struct transport_params *pa)
+{
+	struct transport_peer_params pp = pa->peers;
+	int err;
+
+	if (pp.max == 0) {
+		pp.max = TRANSPORT_PEERS_DEFAULT;
+		pp.timeout_s = TRANSPORT_PEER_DEF_TIMEOUT_S;
+		pp.tx_rate = TRANSPORT_PEER_DEF_TX_RATE;
+		pp.tx_burst = TRANSPORT_PEER_DEF_TX_BURST;
+	}
+	if ((err = transport_peers_init(&port->peers, &pp, NULL)) < 0) {
+		log_warnx("%s: cannot map a table of %u unicast peers (%zu "
+		    "octets)", port->ifname, pp.max,
+		    transport_peers_bytes(&pp));
+		return err;
+	}
+	port->tx_rate = pa->tx_rate;
+	port->tx_burst = pa->tx_burst;
+	/* Start full, as if the port had been idle. */
+	port->tx_tb.t_ms = (uint32_t)transport_now_ms();
+	port->tx_tb.tokens = pa->tx_burst > UINT32_MAX / 1000 ? UINT32_MAX :
+	    (pa->tx_burst ? pa->tx_burst : 1) * 1000;
+	return 0;
+}
+
 int
 transport_open(struct transport_port *port, const struct transport_params *pa)
 {
@@ -260,6 +293,8 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 	    TRANSPORT_TX_TS_TIMEOUT_MS;
 	if ((err = port_iface(port)) < 0)
 		return err;
+	if ((err = transport_open_peers(port, pa)) < 0)
+		return err;
 	ops = ops_of(port->kind);
 	for (c = 0; c < TC_NUM; c++) {
 		if ((fd = ops->open(port, (enum transport_class)c)) < 0) {
@@ -287,6 +322,7 @@ transport_close(struct transport_port *port)
 		port->fd[c] = -1;
 	}
 	memset(port->pending, 0, sizeof(port->pending));
+	transport_peers_free(&port->peers);
 }
 
 int
@@ -389,10 +425,49 @@ transport_recv(struct transport_port *port, enum transport_class cls,
 		rx->ts = tc.sw;
 	} else if (cls == TC_EVENT)
 		port->cnt.rx_no_ts++;	/* delivered; clockd decides */
-	transport_peer_learn(&port->peers, &rx->src);
+	/* Learnt only now: the frame passed the filter and every check. */
+	(void)transport_peer_learn(&port->peers, &rx->src,
+	    transport_now_ms());
 	rx->len = plen;
 	port->cnt.rx[cls]++;
 	return (int)plen;
+}
+
+/*
+ * Whether clockd may have this frame sent: a unicast destination must be
+ * a peer the port has heard (or was given) and within that peer's TX
+ * limit, and every frame within the port's (tx_rate).  0, -EPERM, or
+ * -EDQUOT; counted.
+ */
+static int
+transport_tx_allowed(struct transport_port *port,
+    const struct transport_dest *dest)
+{
+	uint64_t now_ms = transport_now_ms();
+	int err;
+
+	if (dest->kind == TD_UNICAST &&
+	    (err = transport_peer_tx(&port->peers, &dest->addr, now_ms)) < 0) {
+		if (err == -EPERM) {
+			port->cnt.tx_denied++;
+			log_rl(LOG_LVL_WARN, "%s: unicast to a peer the port "
+			    "has not heard", port->ifname);
+		} else {
+			port->cnt.tx_limited++;
+			log_rl(LOG_LVL_WARN, "%s: unicast to a peer beyond "
+			    "its TX limit (unicast_peer_tx_rate %u)",
+			    port->ifname, port->peers.pa.tx_rate);
+		}
+		return err;
+	}
+	if (!transport_tb_take(&port->tx_tb, port->tx_rate, port->tx_burst,
+	    now_ms)) {
+		port->cnt.tx_limited++;
+		log_rl(LOG_LVL_WARN, "%s: beyond the port's TX limit "
+		    "(port_tx_rate %u)", port->ifname, port->tx_rate);
+		return -EDQUOT;
+	}
+	return 0;
 }
 
 int
@@ -429,13 +504,8 @@ transport_send(struct transport_port *port, enum transport_class cls,
 		    transport_max_payload(port->kind));
 		return -EMSGSIZE;
 	}
-	if (dest->kind == TD_UNICAST && !transport_peer_known(port, &dest->addr)) {
-		port->cnt.tx_denied++;
-		log_rl(LOG_LVL_WARN, "%s: unicast to a peer the port has not "
-		    "heard",
-		    port->ifname);
-		return -EPERM;
-	}
+	if ((err = transport_tx_allowed(port, dest)) < 0)
+		return err;
 	/*
 	 * A one-step message takes the per-message TX_HARDWARE request too:
 	 * the driver inserts the time only into a frame marked for hardware

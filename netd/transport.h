@@ -72,6 +72,74 @@ struct transport_dest {
 	struct transport_addr addr;	/* TD_UNICAST only */
 };
 
+/*
+ * The unicast peers of a port (transport_peer.c): the only unicast
+ * addresses clockd may have netd send to, learned from frames received
+ * (after the BPF filter and transport_recv()'s checks) or configured
+ * (pinned).  A hash table keyed with random bytes, of a size fixed at
+ * start (max_unicast_peers), with a token bucket per peer that bounds
+ * what netd sends it (doc/design.md, "netd's unicast peers").
+ */
+#define TRANSPORT_PEERS_DEFAULT	16384	/* max_unicast_peers */
+#define TRANSPORT_PEERS_LIMIT	(1u << 20)
+
+/* A token bucket in milli-messages, refilled by the ms (wrap-safe). */
+struct transport_tb {
+	uint32_t tokens;
+	uint32_t t_ms;		/* CLOCK_MONOTONIC ms of the last refill */
+};
+
+/* The list a peer is on; each list is kept in the order it was heard. */
+enum transport_peer_list {
+	TPL_FREE = 0,
+	TPL_PROBATION,		/* heard, never sent to: evicted first */
+	TPL_SERVED,		/* heard and sent to: only expires */
+	TPL_PINNED,		/* configured: never expires */
+	TPL_NUM
+};
+
+/* 44 octets on x86-64; a table costs that per peer + 4 per bucket. */
+struct transport_peer {
+	uint32_t next;		/* hash chain: index + 1, 0 ends it */
+	uint32_t prev, succ;	/* its list: index + 1, 0 ends it */
+	uint32_t heard_s;	/* CLOCK_MONOTONIC s when last heard */
+	struct transport_tb tb;	/* what netd may send it */
+	uint8_t list;		/* enum transport_peer_list */
+	struct transport_addr addr;
+};
+
+struct transport_peer_params {
+	unsigned max;		/* peers, 1..TRANSPORT_PEERS_LIMIT */
+	unsigned timeout_s;	/* idle (unheard) that long: forgotten */
+	unsigned tx_rate;	/* messages/s to one peer; 0: no limit */
+	unsigned tx_burst;	/* messages at once to one peer */
+};
+
+struct transport_peer_stats {
+	uint64_t learned;	/* new peers taken in */
+	uint64_t full;		/* new peers not taken in: table full */
+	uint64_t evicted;	/* probation peers pushed out by new ones */
+	uint64_t expired;	/* forgotten after timeout_s unheard */
+	uint64_t tx_limited;	/* sends refused by a peer's bucket */
+	uint64_t lookups;	/* hash lookups */
+	uint64_t probes;	/* chain entries compared by them */
+};
+
+struct transport_peers {
+	struct transport_peer *e;	/* max entries (lazily touched) */
+	uint32_t *bucket;		/* nbucket chain heads, index + 1 */
+	void *map;			/* one anonymous mapping for both */
+	size_t map_len;
+	uint32_t nbucket;		/* power of two >= max */
+	uint32_t count;			/* peers in the table */
+	uint32_t hw;			/* entries ever used (high water) */
+	uint32_t free;			/* free list through next, index + 1 */
+	uint32_t head[TPL_NUM], tail[TPL_NUM];	/* lists, index + 1 */
+	uint64_t key[2];		/* SipHash key, from getrandom() */
+	struct transport_peer_params pa;
+	struct transport_peer_stats st;
+};
+
 /* Smallest PTP messages (IEEE 1588-2019 13.3 header + body). */
 #define PTP_HDR_LEN		34
 #define PTP_MIN_MSG_LEN		44	/* Sync, Delay_Req, Follow_Up, Signaling */
@@ -98,7 +166,15 @@ struct transport_params {
 	uint8_t primary_mac[6];	/* multicast (group bit set) */
 	uint8_t pdelay_mac[6];	/* multicast */
 	int udp6_scope;		/* 0x0..0xF: FF0X::181 (Annex D.3) */
+	/* The unicast peer table (max 0: the TRANSPORT_PEER_DEF_* values). */
+	struct transport_peer_params peers;
+	/* Messages/s the port sends, to any destination; 0: no limit. */
+	unsigned tx_rate;
+	unsigned tx_burst;
 };
+#define TRANSPORT_PEER_DEF_TIMEOUT_S	3900
+#define TRANSPORT_PEER_DEF_TX_RATE	640
+#define TRANSPORT_PEER_DEF_TX_BURST	64
 #define TRANSPORT_TX_TS_TIMEOUT_MS	100
 
 /*
@@ -119,25 +195,10 @@ struct transport_counters {
 	uint64_t rx_errors;
 	uint64_t tx_errors;
 	uint64_t tx_denied;		/* unicast to an unknown peer */
+	uint64_t tx_limited;		/* a peer's or the port's TX limit */
 	uint64_t tx_ts;			/* TX timestamps reported */
 	uint64_t tx_ts_missing;		/* TX timestamps that never came */
 	uint64_t tx_ts_unmatched;	/* error queue entries nobody asked for */
-};
-
-#define TRANSPORT_PEERS_MAX	64
-/*
- * Bounded table of unicast peers: configured ones (pinned) and the most
- * recently heard ones; when full, the peer heard least recently goes.
- */
-struct transport_peer {
-	struct transport_addr addr;
-	uint32_t seen;		/* value of the table's clock when last heard */
-	int pinned;		/* configured: never evicted */
-};
-struct transport_peers {
-	struct transport_peer e[TRANSPORT_PEERS_MAX];
-	unsigned int count;
-	uint32_t clock;
 };
 
 #define TRANSPORT_TX_PENDING_MAX	32
@@ -171,7 +232,9 @@ struct transport_port {
 	uint32_t next_id;
 	uint32_t next_key[TC_NUM];
 	struct transport_tx_pending pending[TC_NUM][TRANSPORT_TX_PENDING_MAX];
-	struct transport_peers peers;
+	struct transport_peers peers;	/* made by transport_open() */
+	struct transport_tb tx_tb;	/* the port's TX limit */
+	unsigned tx_rate, tx_burst;
 };
 
 struct transport_rx {
@@ -238,12 +301,54 @@ int	transport_kernel_drops(const struct transport_port *,
 	    enum transport_class, uint32_t *);
 
 /* ---- transport_peer.c: learned/configured unicast peers ------------------ */
-void	transport_peer_learn(struct transport_peers *,
+/*
+ * Maps the table: max entries of struct transport_peer and a bucket array,
+ * untouched until used, so memory grows with the peers heard up to
+ * transport_peers_bytes().  key: 16 random bytes, or NULL to draw them
+ * with getrandom().  0, -EINVAL or -ENOMEM.
+ */
+int	transport_peers_init(struct transport_peers *,
+	    const struct transport_peer_params *, const uint8_t *key);
+void	transport_peers_free(struct transport_peers *);
+size_t	transport_peers_bytes(const struct transport_peer_params *);
+/*
+ * A frame came from a: learn it, or refresh it (now_ms: CLOCK_MONOTONIC).
+ * Returns 1 when it is (now) in the table, 0 when the table is full of
+ * peers that may not be pushed out (counted), -EINVAL for a bad address.
+ */
+int	transport_peer_learn(struct transport_peers *,
+	    const struct transport_addr *, uint64_t now_ms);
+/* A configured peer: never expires, never evicted.  0, -EINVAL, -ENOSPC. */
+int	transport_peer_pin(struct transport_peers *,
 	    const struct transport_addr *);
-int	transport_peer_known(const struct transport_port *,
+/* The peer, or NULL when unknown or expired (then it is forgotten). */
+struct transport_peer *transport_peer_find(struct transport_peers *,
+	    const struct transport_addr *, uint64_t now_ms);
+/*
+ * clockd asks netd to send to a: 0 (a token taken, the peer marked
+ * served), -EPERM when a is unknown or expired, -EDQUOT when its bucket
+ * is empty (counted in st.tx_limited).
+ */
+int	transport_peer_tx(struct transport_peers *,
+	    const struct transport_addr *, uint64_t now_ms);
+/* Forgets at most budget expired peers; returns how many. */
+unsigned transport_peers_expire(struct transport_peers *, uint64_t now_ms,
+	    unsigned budget);
+/*
+ * A token bucket of rate messages/s and burst messages: 1 and one token
+ * taken, or 0 when empty.  rate 0: always 1.
+ */
+int	transport_tb_take(struct transport_tb *, unsigned rate, unsigned burst,
+	    uint64_t now_ms);
+/* Keyed hash of an address (SipHash-2-4 of len and bytes). */
+uint64_t transport_peer_hash(const uint64_t key[2],
+	    const struct transport_addr *);
+/* transport_port wrappers, at CLOCK_MONOTONIC now. */
+int	transport_peer_known(struct transport_port *,
 	    const struct transport_addr *);
 int	transport_peer_add(struct transport_port *,
 	    const struct transport_addr *);
+uint64_t transport_now_ms(void);
 
 /* ---- pure helpers, testable without privileges --------------------------- */
 const char *transport_kind_name(enum transport_kind);

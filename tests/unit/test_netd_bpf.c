@@ -296,6 +296,7 @@ mac_addr(struct transport_addr *a, unsigned int i)
 static void
 test_peers(void **state)
 {
+	static const struct transport_peer_params pp = { 64, 3900, 0, 1 };
 	static struct transport_port port;
 	struct transport_addr a, v4;
 	unsigned int i;
@@ -303,8 +304,11 @@ test_peers(void **state)
 	(void)state;
 	memset(&port, 0, sizeof(port));
 	mac_addr(&a, 1);
+	/* No table (never opened): nothing is known. */
 	assert_false(transport_peer_known(&port, &a));
-	transport_peer_learn(&port.peers, &a);
+	assert_int_equal(transport_peers_init(&port.peers, &pp, NULL), 0);
+	assert_false(transport_peer_known(&port, &a));
+	transport_peer_learn(&port.peers, &a, transport_now_ms());
 	assert_true(transport_peer_known(&port, &a));
 	/* same bytes, other length: an IPv4 address is not that MAC */
 	memset(&v4, 0, sizeof(v4));
@@ -315,25 +319,26 @@ test_peers(void **state)
 	/* A configured peer survives any number of learned ones. */
 	mac_addr(&a, 1000);
 	assert_int_equal(transport_peer_add(&port, &a), 0);
-	for (i = 2; i < 2 + 3 * TRANSPORT_PEERS_MAX; i++) {
+	for (i = 2; i < 2 + 3 * pp.max; i++) {
 		struct transport_addr b;
 
 		mac_addr(&b, i);
-		transport_peer_learn(&port.peers, &b);
+		transport_peer_learn(&port.peers, &b, transport_now_ms());
 		/* peer 2 keeps talking */
 		mac_addr(&b, 2);
-		transport_peer_learn(&port.peers, &b);
+		transport_peer_learn(&port.peers, &b, transport_now_ms());
 	}
-	assert_int_equal(port.peers.count, TRANSPORT_PEERS_MAX);
+	assert_int_equal(port.peers.count, pp.max);
 	assert_true(transport_peer_known(&port, &a));
 	mac_addr(&a, 2);
 	assert_true(transport_peer_known(&port, &a));	/* recently heard */
 	mac_addr(&a, 1);
 	assert_false(transport_peer_known(&port, &a));	/* evicted */
-	mac_addr(&a, 1 + 3 * TRANSPORT_PEERS_MAX);
+	mac_addr(&a, 1 + 3 * pp.max);
 	assert_true(transport_peer_known(&port, &a));	/* the last one */
 	a.len = 5;
 	assert_int_equal(transport_peer_add(&port, &a), -EINVAL);
+	transport_peers_free(&port.peers);
 }
 
 int
