@@ -39,6 +39,7 @@
 struct cfg;
 struct event_base;
 struct clockd;
+struct uneg_port;
 
 #define CLOCKD_MAX_PORTS	32
 
@@ -151,6 +152,9 @@ struct cport {
 
 	/* counters (kept, not reported yet) */
 	uint64_t		 rx_msgs, tx_msgs, tx_ts_missing;
+
+	/* unicast negotiation (port_uneg.c), NULL when not configured */
+	struct uneg_port	*un;
 };
 
 /* defaultDS, 8.2.1 */
@@ -460,6 +464,23 @@ void	p2p_rx_pdelay_resp(struct cport *p, const struct ptp_msg *m,
 	    const struct ptp_timestamp *t4);
 void	p2p_rx_pdelay_resp_fup(struct cport *p, const struct ptp_msg *m);
 void	slave_reset(struct cport *p);
+
+/* ---- port_uneg.c: unicast negotiation (16.1) ---- */
+/* The port's keys (unicast_listen, unicast_master_table, hybrid_e2e,
+ * inhibit_multicast_service); p->un stays NULL when none is set. */
+int	port_uneg_create(struct cport *p, const char *pn);
+void	port_uneg_destroy(struct cport *p);
+/* A Signaling message (13.12) received. */
+void	port_uneg_rx(struct cport *p, const struct ptp_msg *m,
+	    const struct netd_rx *f);
+/* 1 when the Delay_Req was unicast and is answered (or dropped) here,
+ * 0 for master_rx_delay_req(). */
+int	port_uneg_rx_delay_req(struct cport *p, const struct ptp_msg *req,
+	    const struct ptp_timestamp *t4, const struct netd_rx *f);
+/* 1 with *to when a slave's Delay_Req goes unicast to its master. */
+int	port_uneg_delay_req_to(struct cport *p, struct netd_addr *to);
+/* 1: no multicast Announce and Sync (inhibit_multicast_service). */
+int	port_uneg_inhibit_multicast(const struct cport *p);
 
 /* ---- msg.c ---- */
 /* Fills the common header for a message of this port (13.3). */

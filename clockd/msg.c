@@ -108,13 +108,20 @@ msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest, int want_ts)
 {
 	uint8_t buf[256];
 	unsigned type = m->hdr.message_type;
+	struct netd_addr to = { 0 };
 	int len;
 
+	/* A unicast client's Delay_Req goes to its master (port_uneg.c). */
+	if (type == PTP_MT_DELAY_REQ && dest == NETD_DEST_PRIMARY &&
+	    port_uneg_delay_req_to(p, &to)) {
+		dest = NETD_DEST_UNICAST;
+		m->hdr.flags |= PTP_FLAG_UNICAST;
+	}
 	if ((len = msg_pack(p, m, buf, sizeof(buf))) < 0)
 		return -1;
 	if (env_send_frame(&p->c->env, p->index, ptp_msg_is_event(type), dest,
-	    NULL, buf, (size_t)len, COOKIE(p->index, type, m->hdr.sequence_id),
-	    want_ts) != 0)
+	    dest == NETD_DEST_UNICAST ? &to : NULL, buf, (size_t)len,
+	    COOKIE(p->index, type, m->hdr.sequence_id), want_ts) != 0)
 		return -1;
 	p->tx_msgs++;
 	return 0;

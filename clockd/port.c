@@ -123,7 +123,7 @@ port_create(struct clockd *c, struct cport *p, unsigned index,
 	if (!p->t_announce || !p->t_sync || !p->t_delay || !p->t_pdelay ||
 	    !p->t_rx_timeout || !p->t_qual || !p->t_fault || !p->t_sync_rx)
 		return -1;
-	return 0;
+	return port_uneg_create(p, pn);
 }
 
 static void
@@ -153,6 +153,7 @@ port_destroy(struct cport *p)
 	}
 	filter_destroy(p->delay_filter);
 	p->delay_filter = NULL;
+	port_uneg_destroy(p);
 }
 
 static void
@@ -277,8 +278,8 @@ port_ev_announce(void *arg)
 
 	if (p->state != PS_MASTER)
 		return;
-	if (nbr_as_capable(&p->nbr))	/* 802.1AS 10.3.16 */
-		master_send_announce(p);
+	if (nbr_as_capable(&p->nbr) && !port_uneg_inhibit_multicast(p))
+		master_send_announce(p);	/* 802.1AS 10.3.16 */
 	p->next_announce = port_next_due(p, p->next_announce,
 	    port_interval_ns(p->log_announce_interval));
 	port_arm(p, p->t_announce, p->next_announce - clock_now(p->c));
@@ -291,8 +292,8 @@ port_ev_sync(void *arg)
 
 	if (p->state != PS_MASTER)
 		return;
-	if (nbr_as_capable(&p->nbr))	/* 802.1AS 10.2.12 */
-		master_send_sync(p);
+	if (nbr_as_capable(&p->nbr) && !port_uneg_inhibit_multicast(p))
+		master_send_sync(p);	/* 802.1AS 10.2.12 */
 	p->next_sync = port_next_due(p, p->next_sync,
 	    port_interval_ns(p->log_sync_interval));
 	port_arm(p, p->t_sync, p->next_sync - clock_now(p->c));
@@ -482,7 +483,8 @@ port_rx(struct cport *p, const struct netd_rx *f)
 		slave_rx_follow_up(p, &m);
 		break;
 	case PTP_MT_DELAY_REQ:
-		master_rx_delay_req(p, &m, ts);
+		if (!port_uneg_rx_delay_req(p, &m, ts, f))
+			master_rx_delay_req(p, &m, ts);
 		break;
 	case PTP_MT_DELAY_RESP:
 		slave_rx_delay_resp(p, &m);
@@ -499,8 +501,11 @@ port_rx(struct cport *p, const struct netd_rx *f)
 	case PTP_MT_MANAGEMENT:
 		pmcsock_net_rx(p, f->payload, f->len);
 		break;
+	case PTP_MT_SIGNALING:
+		port_uneg_rx(p, &m, f);
+		break;
 	default:
-		break;	/* Signaling: not served yet */
+		break;
 	}
 }
 

@@ -333,13 +333,13 @@ static const struct cfg_key keys[] = {
 	O_INT("holdover_clock_class", 0, 0, UINT8_MAX),
 	O_INT("holdover_timeout", 0, 0, INT_MAX),
 	G_ENU("hwts_filter", UNIMPL, 0, hwts_filter_vals),
-	P_INT("hybrid_e2e", UNIMPL, 0, 0, 1),
+	P_INT("hybrid_e2e", IMPL, 0, 0, 1),
 	P_INT("ignore_source_id", UNIMPL, 0, 0, 1),
 	P_INT("ignore_transport_specific", UNIMPL, 0, 0, 1),
 	P_INT("ingressLatency", UNIMPL, 0, INT_MIN, INT_MAX),
 	P_INT("inhibit_announce", UNIMPL, 0, 0, 1),
 	P_INT("inhibit_delay_req", UNIMPL, 0, 0, 1),
-	P_INT("inhibit_multicast_service", UNIMPL, 0, 0, 1),
+	P_INT("inhibit_multicast_service", IMPL, 0, 0, 1),
 	G_INT("initial_delay", UNIMPL, 0, 0, INT_MAX),
 	P_INT4("interface_rate_tlv", 0, 0, 1),
 	G_INT("kernel_leap", IMPL, 1, 0, 1),
@@ -496,8 +496,16 @@ static const struct cfg_key keys[] = {
 	P_INT4("uds_file_mode", 0660, 0, 0777),
 	G_STR4("uds_ro_address", "/var/run/ptp4lro"),
 	P_INT4("uds_ro_file_mode", 0666, 0, 0777),
-	P_INT("unicast_listen", UNIMPL, 0, 0, 1),
+	P_INT("unicast_listen", IMPL, 0, 0, 1),
 	P_INT("unicast_master_table", UNIMPL, 0, 0, INT_MAX),
+	/*
+	 * ptpsep's own: a unicast server's limits (clockd/uneg.h).  A REQUEST
+	 * beyond them is refused with durationField 0 (16.1.4.2); one for
+	 * longer than unicast_max_duration s is granted for that long.
+	 */
+	O_INT("unicast_max_clients", 1024, 1, 1 << 20),
+	O_INT("unicast_max_duration", 3600, 10, INT_MAX),
+	O_INT("unicast_min_log_interval", -7, -30, 30),
 	/*
 	 * ptpsep's own: netd forgets a unicast peer not heard for this many
 	 * s (longer than ptp4l's longest grant, unicast_req_duration 3600,
@@ -509,7 +517,7 @@ static const struct cfg_key keys[] = {
 	O_INT("unicast_peer_timeout", 3900, 10, 86400),
 	O_INT("unicast_peer_tx_burst", 64, 1, 1000000),
 	O_INT("unicast_peer_tx_rate", 640, 0, 1000000),
-	P_INT("unicast_req_duration", UNIMPL, 3600, 10, INT_MAX),
+	P_INT("unicast_req_duration", IMPL, 3600, 10, INT_MAX),
 	G_INT("use_syslog", IMPL, 1, 0, 1),
 	G_STR("userDescription", IMPL, ""),
 	/* TAI - UTC since 2017-01-01. */
