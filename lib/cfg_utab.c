@@ -23,7 +23,8 @@
  *   peers it may send unicast to (doc/design.md).
  * - A port whose table lists addresses of another transport: ptp4l warns
  *   and runs a client that can never reach them; we refuse
- *   (cfg_utab_check()).
+ *   (cfg_utab_check()), as a table larger than netd's max_unicast_peers
+ *   (netd admits every address of a port's table as a peer).
  * Bounds ptp4l does not have: CFG_UTAB_MAX tables of CFG_UTAB_ADDRS_MAX
  * addresses; beyond is an error naming the line.
  */
@@ -482,6 +483,16 @@ cfg_utab_check(const struct cfg *cfg, char *why, size_t len)
 		}
 		if (port == NULL)
 			continue;
+		/* netd admits them all as peers of the port (netd/port.c). */
+		if (t->count + (t->has_peer ? 1u : 0u) > (size_t)cfg_get_int(cfg,
+		    NULL, "max_unicast_peers")) {
+			snprintf(why, len, "%s:%u: table %d has %zu address(es), "
+			    "more than max_unicast_peers %d: port %s could not "
+			    "admit them all", t->file, t->line, t->table_id,
+			    t->count + (t->has_peer ? 1u : 0u),
+			    cfg_get_int(cfg, NULL, "max_unicast_peers"), port);
+			return -1;
+		}
 		if (t->has_peer && check_addr(cfg, t, &t->peer,
 		    "peer_address", port, why, len) != 0)
 			return -1;

@@ -163,6 +163,46 @@ port_check_phc(struct netd_port *p)
 	return 0;
 }
 
+/*
+ * The addresses of the port's unicast master table, and its peer_address,
+ * are peers netd lets clockd send to before they were heard: a unicast
+ * client speaks first (IEEE 1588-2019 16.1, its Signaling requests; the
+ * P2P peer its Pdelay_Req).  Pinned after every open, since an open
+ * starts a fresh peer table.  cfg_utab_check() (at start) made sure the
+ * table exists and its addresses are of this port's transport.
+ */
+static int
+port_pin_utab(struct netd_port *p)
+{
+	const struct cfg_utab *t = cfg_utab_port(p->nd->cfg, p->ifname);
+	const struct cfg_uaddr *u;
+	struct transport_addr a;
+	char buf[64];
+	size_t i;
+	int rc;
+
+	if (t == NULL)
+		return 0;
+	for (i = 0; i < t->count + (t->has_peer ? 1 : 0); i++) {
+		u = i < t->count ? &t->addrs[i] : &t->peer;
+		memset(&a, 0, sizeof(a));
+		a.len = u->len;
+		memcpy(a.b, u->b, u->len);
+		if ((rc = transport_peer_pin(&p->tp.peers, &a)) < 0) {
+			log_warnx("port %u (%s): cannot admit %s of unicast "
+			    "master table %d: %s", p->index, p->ifname,
+			    cfg_uaddr_str(u, buf, sizeof(buf)), t->table_id,
+			    rc == -ENOSPC ? "peer table full (max_unicast_peers)"
+			    : strerror(-rc));
+			return rc;
+		}
+	}
+	log_info("port %u: %zu address(es) of unicast master table %d "
+	    "admitted", p->index, t->count + (t->has_peer ? 1 : 0),
+	    t->table_id);
+	return 0;
+}
+
 int
 port_open(struct netd_port *p)
 {
@@ -176,6 +216,10 @@ port_open(struct netd_port *p)
 	if (rc < 0) {
 		log_warnx("port %u (%s): cannot open: %s", p->index, p->ifname,
 		    strerror(-rc));
+		return rc;
+	}
+	if ((rc = port_pin_utab(p)) < 0) {
+		transport_close(&p->tp);
 		return rc;
 	}
 	for (c = 0; c < TC_NUM; c++) {

@@ -428,6 +428,25 @@ test_check_against_ports(void **state)
 	    "t.cfg:5: address L2 00:11:22:33:44:55 of table 1 is not "
 	    "reachable from port eth0, which uses network_transport UDPv4");
 
+	/* netd could not admit more peers than its table holds. */
+	{
+		char text[2048];
+		size_t n;
+		int i;
+
+		n = (size_t)snprintf(text, sizeof(text), "[global]\n"
+		    "max_unicast_peers 16\n[unicast_master_table]\n"
+		    "table_id 4\npeer_address 192.0.2.100\n");
+		for (i = 1; i <= 16; i++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+			    "UDPv4 192.0.2.%d\n", i);
+		snprintf(text + n, sizeof(text) - n,
+		    "[eth0]\nunicast_master_table 4\n");
+		expect_refused(text, "t.cfg:4: table 4 has 17 address(es), "
+		    "more than max_unicast_peers 16: port eth0 could not admit "
+		    "them all");
+	}
+
 	/* A table no port uses is not checked against any transport. */
 	cfg = new_cfg();
 	assert_int_equal(load(cfg, "[unicast_master_table]\ntable_id 1\n"
