@@ -1,0 +1,187 @@
+#!/bin/bash
+# unicast_neg.sh - unicast negotiation (IEEE 1588-2019 16.1) against
+# linuxptp's ptp4l running Debian's own example files, UDPv4, software
+# time stamps, a pair of network namespaces over one veth per case.
+#
+#   sl   ptp4l with /usr/share/doc/linuxptp/configs/UNICAST-SLAVE.cfg (its
+#        first table's addresses made ours and two that nobody answers on
+#        the veth's subnet, its [eth1] section dropped: there is no eth1;
+#        free_running 1) negotiates with our grandmaster, configured with
+#        UNICAST-MASTER.cfg's keys (unicast_listen 1, hybrid_e2e 1,
+#        inhibit_multicast_service 1) and priority1 100.  Checks: ptp4l
+#        logs no refusal, its parent and grandmaster are ours, and its
+#        offsets over MEASURE s from its FREE_SKIP-th sample meet the
+#        bounds sync.sh uses for a free-running ptp4l slave of ours
+#        (itest_measure, mode free).  The wire: every PTP frame decodes,
+#        none malformed, our side sent Signaling (12), Announce, Sync,
+#        Follow_Up and Delay_Resp, all of them unicast (no frame of ours to
+#        224.0.1.129: inhibit_multicast_service), and ptp4l's Delay_Req
+#        were answered unicast.
+#   gm   our slave (unicast_master_table 1 listing the ptp4l, clientOnly 1,
+#        virtual clock 1.5 s and +80 ppm off) negotiates with ptp4l running
+#        UNICAST-MASTER.cfg and locks: its first s2 sample within
+#        LOCK_TIMEOUT s, then MEASURE s of offsets within itest_measure's
+#        servo bounds; our Signaling and Delay_Req are unicast.
+#
+#   BUILD=build/default tests/interop/unicast_neg.sh [sl|gm]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+iop_need
+
+MEASURE=${MEASURE:-30}
+SETTLE=${SETTLE:-10}
+LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
+FREE_SKIP=${FREE_SKIP:-10}
+CONFIGS=${LINUXPTP_CONFIGS:-/usr/share/doc/linuxptp/configs}
+MASTER_IP=10.201.0.1	# itest_pair's first namespace
+SLAVE_IP=10.201.0.2
+
+for f in UNICAST-SLAVE.cfg UNICAST-MASTER.cfg; do
+	[ -r "$CONFIGS/$f" ] || { echo "FAIL: $CONFIGS/$f missing (linuxptp)"; exit 1; }
+done
+
+# debian_cfg FILE DIR SRC: ptp4l's safety and path settings (iop_ptp4l_conf)
+# and then Debian's file SRC as it is but for addresses and interfaces.
+debian_cfg() {
+	local f=$1 dir=$2 src=$3
+	iop_ptp4l_conf "$f" "$dir"
+	# A second [global] section is ptp4l's own syntax for "back to global".
+	sed -e "s/^UDPv4\([[:space:]]*\)192\.168\.1\.11$/UDPv4\1$MASTER_IP/" \
+	    -e "s/^UDPv4\([[:space:]]*\)192\.168\.2\.22$/UDPv4\1 10.201.0.22/" \
+	    -e "s/^UDPv4\([[:space:]]*\)192\.168\.3\.33$/UDPv4\1 10.201.0.33/" \
+	    -e '/^\[eth1\]/,$d' "$CONFIGS/$src" >>"$f"
+	# free_running must stay last and 1 (iop_ptp4l checks the lines).
+	grep -v '^free_running\|^kernel_leap' "$f" >"$f.tmp"
+	printf '[global]\nfree_running 1\nkernel_leap 0\n' >>"$f.tmp"
+	mv "$f.tmp" "$f"
+}
+
+# wait_samples LOG PATTERN N SECONDS: until LOG has N lines matching.
+wait_samples() {
+	local t0=$SECONDS
+	until [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; do
+		((SECONDS - t0 > $4)) && return 1
+		sleep 1
+	done
+}
+
+case_sl() {
+	local pns=iou$$p ons=iou$$o pd od cap cid from par gm n
+	itest_pair "$pns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	# ptp4l, the client, in the second namespace; we serve from the first.
+	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-SLAVE.cfg
+	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 priority1 100 \
+		unicast_listen 1 hybrid_e2e 1 inhibit_multicast_service 1
+	cap=$pd/capture.pcapng
+	iop_capture_start "$ons" eth0 "$cap" || return
+	local capid=$iop_capture_pid
+	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
+	iop_ptp4l "$ons" "$pd" eth0 || return
+	if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
+	    "$LOCK_TIMEOUT"; then
+		fail "sl: ptp4l printed no $FREE_SKIP offsets in ${LOCK_TIMEOUT}s"
+		tail -20 "$pd/ptp4l.log"; tail -20 "$od/clockd.log"
+		return
+	fi
+	from=$(grep -n 'master offset' "$pd/ptp4l.log" | sed -n "${FREE_SKIP}p" |
+		cut -d: -f1)
+	sleep "$MEASURE"
+	itest_measure "sl: ptp4l UNICAST-SLAVE" "$pd/ptp4l.log" "$((from - 1))" free
+	if grep -q 'rejected\|refused' "$pd/ptp4l.log"; then
+		fail "sl: ptp4l logged a refusal"; grep 'rejected\|refused' "$pd/ptp4l.log"
+	else
+		pass "sl: ptp4l logged no refused grant"
+	fi
+	cid=$(iop_status "$pns" "$od" clock_identity)
+	par=$(iop_pmc_field "$ons" "$pd" 'GET PARENT_DATA_SET' parentPortIdentity)
+	gm=$(iop_pmc_field "$ons" "$pd" 'GET PARENT_DATA_SET' grandmasterIdentity)
+	if [ -n "$cid" ] && [ "$gm" = "$cid" ] && [ "$par" = "$cid-1" ]; then
+		pass "sl: ptp4l's parent is $par, grandmaster $gm (ours)"
+	else
+		fail "sl: ptp4l's parent '$par', grandmaster '$gm', ours '$cid'"
+	fi
+	grep 'unicast service' "$od/clockd.log" | tail -1
+	iop_capture_stop "$capid"
+	[ -n "$cid" ] || { fail "sl: no clock identity"; return; }
+	local ours="ip.src == $MASTER_IP"
+	iop_wire_check "sl" "$cap" "$ours" 12 11 0 8 9
+	n=$(iop_count "$cap" "$ours && ptp && ip.dst != $SLAVE_IP")
+	if [ "$n" = 0 ]; then
+		pass "sl: wire: every PTP frame of ours went to the client, unicast"
+	else
+		fail "sl: wire: $n PTP frames of ours not unicast to the client"
+	fi
+	n=$(iop_count "$cap" "$ours && ptp && ptp.v2.flags.unicast == 0")
+	if [ "$n" = 0 ]; then
+		pass "sl: wire: every PTP frame of ours has the unicastFlag"
+	else
+		fail "sl: wire: $n PTP frames of ours without the unicastFlag"
+	fi
+	n=$(iop_count "$cap" "ip.src == $SLAVE_IP && ptp.v2.messagetype == 1 && ip.dst == $MASTER_IP")
+	local r
+	r=$(iop_count "$cap" "$ours && ptp.v2.messagetype == 9")
+	if [ "${n:-0}" -gt 5 ] && [ "${r:-0}" -ge $((n - 2)) ]; then
+		pass "sl: wire: $n unicast Delay_Req from ptp4l, $r unicast Delay_Resp"
+	else
+		fail "sl: wire: ${n:-?} unicast Delay_Req from ptp4l, ${r:-?} Delay_Resp"
+	fi
+	itest_stop
+}
+
+case_gm() {
+	local pns=iou$$m ons=iou$$s pd od cap capid steps
+	itest_pair "$pns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-MASTER.cfg
+	echo "priority1 100" >>"$pd/ptp4l.conf"
+	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 clientOnly 1 \
+		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000 \
+		unicast_req_duration 60
+	# our table, in ptp4l's syntax, and the port that uses it
+	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
+	printf '[unicast_master_table]\ntable_id 1\nlogQueryInterval 2\nUDPv4 %s\n[eth0]\nunicast_master_table 1\n' \
+		"$MASTER_IP" >>"$od/ptp.conf"
+	cap=$pd/capture.pcapng
+	iop_capture_start "$pns" eth0 "$cap" || return
+	capid=$iop_capture_pid
+	iop_ptp4l "$pns" "$pd" eth0 || return
+	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
+	if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
+		fail "gm: our slave did not lock in ${LOCK_TIMEOUT}s"
+		tail -20 "$od/clockd.log"; tail -20 "$pd/ptp4l.log"
+		return
+	fi
+	pass "gm: our slave locked to ptp4l UNICAST-MASTER"
+	sleep "$SETTLE"
+	local from
+	from=$(wc -l <"$od/clockd.log")
+	sleep "$MEASURE"
+	itest_measure "gm: our unicast slave" "$od/clockd.log" "$from" servo
+	steps=$(grep -c 'stepping the clock' "$od/clockd.log")
+	[ "$steps" = 1 ] && pass "gm: our slave stepped exactly once" ||
+		fail "gm: our slave stepped $steps times"
+	iop_capture_stop "$capid"
+	local ours="ip.src == $SLAVE_IP"
+	iop_wire_check "gm" "$cap" "$ours" 12 1
+	local n
+	n=$(iop_count "$cap" "$ours && ptp && ip.dst != $MASTER_IP")
+	if [ "$n" = 0 ]; then
+		pass "gm: wire: our Signaling and Delay_Req all unicast to the master"
+	else
+		fail "gm: wire: $n PTP frames of ours not unicast to the master"
+	fi
+	itest_stop
+}
+
+itest_tmpdir st
+iop_wire_selftest "$st"
+for c in ${1:-sl gm}; do
+	"case_$c"
+done
+[ "$itest_fails" = 0 ] && echo "PASS: unicast_neg" && exit 0
+echo "FAIL: unicast_neg ($itest_fails)"
+exit 1
