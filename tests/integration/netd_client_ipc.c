@@ -529,7 +529,21 @@ cmd_send(const char *path, const struct opts *o)
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
 	m.tx_frame = &f;
 	sent_rt = now_ns(CLOCK_REALTIME);
-	if (o->batch_freq) {
+	if (o->count > 1 && !o->want_ts && !o->batch_freq) {
+		/* --count N: a burst back to back, sequenceId seq.. (peers.sh) */
+		int64_t t0 = now_ns(CLOCK_MONOTONIC);
+		long i;
+
+		for (i = 0; i < o->count; i++) {
+			payload[30] = (uint8_t)((o->seq + (unsigned)i) >> 8);
+			payload[31] = (uint8_t)(o->seq + (unsigned)i);
+			if ((rc = ipc_send_netd(fd, &m)) != IPC_OK)
+				die("send TxFrame %ld: %s (%s)", i,
+				    ipc_strerror(rc), ipc_detail());
+		}
+		printf("BURST n=%ld elapsed_us=%lld\n", o->count,
+		    (long long)((now_ns(CLOCK_MONOTONIC) - t0) / 1000));
+	} else if (o->batch_freq) {
 		if (send_batch_freq(fd, &m, o->freq_ppb) != 0)
 			die("send the batch: %s", ipc_detail());
 	} else if ((rc = ipc_send_netd(fd, &m)) != IPC_OK)
