@@ -158,10 +158,27 @@ tb_fill(struct transport_tb *tb, unsigned burst, uint64_t now_ms)
 
 /* ---- the table ---------------------------------------------------------- */
 
+/*
+ * Only a unicast address is a peer: a group or zero MAC, an IPv4 address
+ * of 0/8 or 224/4 and above (multicast, reserved, broadcast), or IPv6 ::
+ * and ff00::/8 would let clockd aim "unicast" frames at many hosts.  The
+ * kernel drops such sources already (martians, 802.3 3.2.3 for l2.c);
+ * this is the table's own check, for configured peers too.
+ */
 static int
 addr_valid(const struct transport_addr *a)
 {
-	return a->len == 6 || a->len == 4 || a->len == 16;
+	static const uint8_t zero[TRANSPORT_ADDR_MAX];
+
+	switch (a->len) {
+	case 6:
+		return !(a->b[0] & 0x01) && memcmp(a->b, zero, 6) != 0;
+	case 4:
+		return a->b[0] != 0 && a->b[0] < 224;
+	case 16:
+		return a->b[0] != 0xff && memcmp(a->b, zero, 16) != 0;
+	}
+	return 0;
 }
 
 static uint32_t

@@ -28,6 +28,8 @@ v4(uint32_t n)
 	struct transport_addr a;
 
 	memset(&a, 0, sizeof(a));
+	if ((n >> 24) == 0)
+		n |= 0x0a000000;	/* 0/8 is no peer: 10/8 */
 	a.len = 4;
 	a.b[0] = (uint8_t)(n >> 24);
 	a.b[1] = (uint8_t)(n >> 16);
@@ -102,6 +104,29 @@ test_learn_lookup(void **state)
 	assert_int_equal(transport_peer_pin(&t, &b), -EINVAL);
 	b.len = 0;
 	assert_int_equal(transport_peer_learn(&t, &b, T0), -EINVAL);
+	/* Group, broadcast and unspecified addresses are never peers. */
+	{
+		static const char *const bad[] = {
+			"\x01\x1b\x19\x00\x00\x00", "\xff\xff\xff\xff\xff\xff",
+			"\x00\x00\x00\x00\x00\x00", "\xe0\x00\x01\x81",
+			"\xff\xff\xff\xff", "\x00\x00\x00\x00", "\xf0\x00\x00\x01",
+			"\xff\x0e\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+			    "\x00\x00\x01\x81",
+			"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+			    "\x00\x00\x00\x00",
+		};
+		static const uint8_t lens[] = { 6, 6, 6, 4, 4, 4, 4, 16, 16 };
+		unsigned k;
+
+		for (k = 0; k < sizeof(lens); k++) {
+			memset(&b, 0, sizeof(b));
+			b.len = lens[k];
+			memcpy(b.b, bad[k], lens[k]);
+			assert_int_equal(transport_peer_learn(&t, &b, T0),
+			    -EINVAL);
+			assert_int_equal(transport_peer_pin(&t, &b), -EINVAL);
+		}
+	}
 	assert_int_equal(t.count, 1);
 	/* -EPERM for a peer never heard, as transport_send() returns. */
 	assert_int_equal(transport_peer_tx(&t, &m, T0), -EPERM);
