@@ -53,6 +53,28 @@ read_all(const struct cfg *cfg, const char *port)
 	}
 }
 
+/* The unicast master tables (lib/cfg_utab.c), as netd and clockd read them. */
+static void
+read_utabs(const struct cfg *cfg)
+{
+	const struct cfg_utab *t;
+	char buf[64], why[512];
+	size_t i, j;
+
+	for (i = 0; (t = cfg_utab_at(cfg, i)) != NULL; i++) {
+		if (cfg_utab_find(cfg, t->table_id) != t)
+			__builtin_trap();
+		for (j = 0; j < t->count; j++)
+			(void)cfg_uaddr_str(&t->addrs[j], buf, sizeof(buf));
+		if (t->has_peer)
+			(void)cfg_uaddr_str(&t->peer, buf, sizeof(buf));
+	}
+	(void)cfg_utab_port(cfg, NULL);
+	for (i = 0; i < cfg_port_count(cfg) && i < 8; i++)
+		(void)cfg_utab_port(cfg, cfg_port_name(cfg, i));
+	(void)cfg_utab_check(cfg, why, sizeof(why));
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -66,6 +88,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_all(cfg, NULL);
 	for (i = 0; i < cfg_port_count(cfg) && i < 8; i++)
 		read_all(cfg, cfg_port_name(cfg, i));
+	read_utabs(cfg);
 	cfg_free(cfg);
 	return 0;
 }
