@@ -42,7 +42,9 @@ struct uneg_port {
 	int			 inhibit_mcast;	/* inhibit_multicast_service */
 	int			 hybrid;	/* hybrid_e2e */
 	struct env_timer	*t_srv, *t_cli;
-	uint64_t		 stats_logged;	/* grants+refusals then */
+	/* the service's counters as last logged, and when */
+	struct uneg_srv_stats	 logged;
+	int64_t			 logged_at;
 };
 
 static const struct ptp_port_identity uneg_all_ports = {
@@ -277,14 +279,17 @@ uneg_serve(struct cport *p, enum uneg_kind k, int64_t now)
 	} while (n == UNEG_BATCH);
 }
 
+/* A line when the counters changed, at most one a second (a flood). */
 static void
-uneg_log_stats(struct cport *p)
+uneg_log_stats(struct cport *p, int64_t now)
 {
 	struct uneg_srv_stats *st = &p->un->srv.st;
 
-	if (st->granted + st->refused == p->un->stats_logged)
+	if (memcmp(st, &p->un->logged, sizeof(*st)) == 0 ||
+	    (p->un->logged_at != 0 && now - p->un->logged_at < NS_PER_S))
 		return;
-	p->un->stats_logged = st->granted + st->refused;
+	p->un->logged = *st;
+	p->un->logged_at = now;
 	log_info("port %u (%s): unicast service: %u clients, %" PRIu64
 	    " granted, %" PRIu64 " refused (%" PRIu64 " table full, %" PRIu64
 	    " period, %" PRIu64 " duration), %" PRIu64 " cancelled, %" PRIu64
@@ -303,6 +308,7 @@ uneg_ev_srv(void *arg)
 	int64_t now = clock_now(p->c), next, t;
 
 	uneg_srv_expire(s, now);
+	uneg_log_stats(p, now);
 	if (p->state != PS_MASTER || !nbr_as_capable(&p->nbr)) {
 		env_timer_arm(&p->c->env, p->un->t_srv, UNEG_IDLE_NS);
 		return;
@@ -444,7 +450,7 @@ port_uneg_rx(struct cport *p, const struct ptp_msg *m, const struct netd_rx *f)
 			env_timer_arm(&p->c->env, u->t_srv, 0);
 	}
 	if (u->server)
-		uneg_log_stats(p);
+		uneg_log_stats(p, now);
 }
 
 int
