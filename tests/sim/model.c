@@ -260,6 +260,92 @@ sim_ts_stamp(const struct sim_ts_model *m, struct sim_rng *r,
 	return v - rem;
 }
 
+/* ---- the system clock against the PHC -------------------------------- */
+
+void
+sim_sysoff_model_default(struct sim_sysoff_model *m, enum sim_sysoff_kind k)
+{
+	memset(m, 0, sizeof(*m));
+	m->kind = k;
+	m->quant_ns = 1;
+	switch (k) {
+	case SIM_SYSOFF_PRECISE:
+		m->jitter_ns = 4;
+		m->quant_ns = 8;
+		break;
+	case SIM_SYSOFF_EXTENDED:
+		m->bracket_ns = 1000;
+		m->tail_ns = 300;
+		m->latch_lo = 0.3;
+		m->latch_hi = 0.7;
+		m->quant_ns = 8;
+		break;
+	case SIM_SYSOFF_BASIC:
+		m->bracket_ns = 2500;
+		m->tail_ns = 1500;
+		m->latch_lo = 0.15;
+		m->latch_hi = 0.45;
+		m->quant_ns = 8;
+		break;
+	case SIM_SYSOFF_SAME_BASE:
+		break;
+	}
+}
+
+void
+sim_sysoff_sample(const struct sim_sysoff_model *m, struct sim_rng *r,
+    double *before_ns, double *after_ns)
+{
+	double w, f;
+
+	switch (m->kind) {
+	case SIM_SYSOFF_PRECISE:
+		*before_ns = *after_ns = m->jitter_ns > 0 ?
+		    m->jitter_ns * sim_rng_gauss(r) : 0;
+		return;
+	case SIM_SYSOFF_EXTENDED:
+	case SIM_SYSOFF_BASIC:
+		w = m->bracket_ns + (m->tail_ns > 0 ?
+		    m->tail_ns * sim_rng_exp(r) : 0);
+		f = uniform_in(r, m->latch_lo, m->latch_hi);
+		*before_ns = -f * w;
+		*after_ns = (1 - f) * w;
+		return;
+	case SIM_SYSOFF_SAME_BASE:
+		break;
+	}
+	*before_ns = *after_ns = 0;
+}
+
+const char *
+sim_sysoff_name(enum sim_sysoff_kind k)
+{
+	switch (k) {
+	case SIM_SYSOFF_PRECISE:	return "precise";
+	case SIM_SYSOFF_EXTENDED:	return "extended";
+	case SIM_SYSOFF_BASIC:		return "basic";
+	case SIM_SYSOFF_SAME_BASE:	return "same_base";
+	}
+	return "?";
+}
+
+int
+sim_sysoff_parse(const char *s, enum sim_sysoff_kind *k)
+{
+	static const enum sim_sysoff_kind all[] = {
+		SIM_SYSOFF_PRECISE, SIM_SYSOFF_EXTENDED, SIM_SYSOFF_BASIC,
+		SIM_SYSOFF_SAME_BASE,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(s, sim_sysoff_name(all[i])) == 0) {
+			*k = all[i];
+			return 0;
+		}
+	return -1;
+}
+
 /* ---- links ---------------------------------------------------------- */
 
 int64_t

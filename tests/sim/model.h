@@ -140,6 +140,80 @@ int64_t	sim_ts_stamp(const struct sim_ts_model *m, struct sim_rng *r,
 	    int64_t clock_ns, int rx);
 
 /*
+ * The system clock against the PHC: one ClockCompare of netd's
+ * (netd/clock_cmp.c), which reads both clocks at one instant as well as
+ * the kernel lets it (netd/sysoff.c; issue 14, item 2).  The model draws
+ * where the system clock was read relative to the instant the PHC was
+ * latched; netd_sim.c turns the draws into the ioctl's samples and hands
+ * them to netd's own sysoff_best() (the tightest bracket, its midpoint).
+ * The kinds are netd.proto's SysoffMethod values.
+ *
+ * SIM_SYSOFF_PRECISE, PTP_SYS_OFFSET_PRECISE: one hardware event latches
+ *   both clocks (Intel ART or PCIe PTM; kernel commit 8006c24595ca, "time:
+ *   Add driver cross timestamp interface for higher precision time
+ *   synchronization": "virtually zero latency between captures of the ART
+ *   and network device clock").  What is left is the synchronizer between
+ *   the two clock domains, a few cycles of a 125-250 MHz clock: the system
+ *   clock's side N(0, jitter_ns) = N(0, 4 ns), the hardware time stamps'
+ *   figure, and the PHC's side its counter's tick, quant_ns = 8 ns
+ *   (floor, as sim_ts_stamp()); no bracket (delay 0, as netd reports).
+ * SIM_SYSOFF_EXTENDED, PTP_SYS_OFFSET_EXTENDED: the driver reads the
+ *   system clock right before and right after the PCIe read of the PHC's
+ *   lowest register (kernel commit 361800876f80, "ptp: add
+ *   PTP_SYS_OFFSET_EXTENDED ioctl").  The bracket is that read's round
+ *   trip: bracket_ns + Exp(tail_ns) = 1000 + Exp(300) ns (a non-posted
+ *   PCIe read of a NIC register is of the order of 1 us; phc2sys(8) reports
+ *   it as "delay"); the register is latched when the read request reaches
+ *   the device, somewhere inside the bracket, not at its middle: uniform in
+ *   [latch_lo, latch_hi] = [0.3, 0.7] of it, so the midpoint netd takes is
+ *   off by up to 20 % of the bracket either way, with no bias.
+ * SIM_SYSOFF_BASIC, PTP_SYS_OFFSET: the core reads the system clock around
+ *   the driver's whole gettime (several register reads under a lock, the
+ *   timecounter arithmetic), and the lowest register, which fixes the
+ *   instant, is read near the start of it (the same commit: "the register
+ *   that contains the lowest bits of the timestamp is not read in the
+ *   middle between the two readings of the system clock"; 8006c24595ca: "at
+ *   best ... on the order of several microseconds"): bracket 2500 +
+ *   Exp(1500) ns, latched in [0.15, 0.45] of it, so the midpoint is late by
+ *   20 % of the bracket on average: the system clock is steered that much
+ *   behind the PHC, a bias no servo can see.
+ * SIM_SYSOFF_SAME_BASE: both clocks kept over one CLOCK_REALTIME read
+ *   (netd's virtual PHC and virtual system clock, tests/integration/
+ *   sysclk.sh): exact.
+ * These figures are assumptions from the kernel's descriptions, not a
+ * measurement of one NIC; a scenario sets its own with sim_sysoff_*.
+ */
+enum sim_sysoff_kind {
+	SIM_SYSOFF_PRECISE = 1,
+	SIM_SYSOFF_EXTENDED = 2,
+	SIM_SYSOFF_BASIC = 3,
+	SIM_SYSOFF_SAME_BASE = 4,
+};
+
+struct sim_sysoff_model {
+	enum sim_sysoff_kind kind;
+	double		jitter_ns;	/* PRECISE: the system side's sd */
+	double		bracket_ns;	/* EXTENDED, BASIC: the fastest read */
+	double		tail_ns;	/* mean of its exponential excess */
+	double		latch_lo, latch_hi;	/* the latch, in the bracket */
+	int64_t		quant_ns;	/* the PHC reading's tick, >= 1 */
+};
+
+void	sim_sysoff_model_default(struct sim_sysoff_model *m,
+	    enum sim_sysoff_kind k);
+/*
+ * One sample: the system clock was read at before_ns and at after_ns
+ * (true ns, before_ns <= 0 <= after_ns for a bracket) from the instant
+ * the PHC was latched; PRECISE: once, before_ns == after_ns (its error);
+ * SAME_BASE: 0, 0.
+ */
+void	sim_sysoff_sample(const struct sim_sysoff_model *m, struct sim_rng *r,
+	    double *before_ns, double *after_ns);
+const char *sim_sysoff_name(enum sim_sysoff_kind k);
+/* "precise", "extended", "basic", "same_base": 0, else -1. */
+int	sim_sysoff_parse(const char *s, enum sim_sysoff_kind *k);
+
+/*
  * A link: fixed one-way delay, packet delay variation (queueing: an extra
  * delay, exponential with mean and sd pdv_ns, since queues only add),
  * asymmetry (dir 0, first end -> others, gets +asym/2, dir 1 -asym/2; the

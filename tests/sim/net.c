@@ -40,6 +40,8 @@ sim_msg_get(struct sim *sim, enum sim_ev_kind kind, const struct sim_node *n)
 	m->port = 0;
 	m->ok = 0;
 	m->len = 0;
+	m->sys = 0;
+	m->have_cmp = 0;
 	return m;
 }
 

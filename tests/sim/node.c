@@ -179,6 +179,18 @@ ne_clock_step(void *ctx, uint64_t id, int64_t ns)
 	return netd_sim_request(n, id, SIM_CLK_STEP, 0.0, ns);
 }
 
+/* The system clock's requests and the compares (sysclk.c). */
+static int
+ne_clock_req(void *ctx, const struct netd_clock_req *q)
+{
+	struct sim_node *n = ctx;
+
+	if (!n->connected)
+		return -1;
+	n->out_n++;
+	return netd_sim_clock_req(n, q);
+}
+
 static const struct env_ops node_env_ops = {
 	.now = ne_now,
 	.timer_new = ne_timer_new,
@@ -192,6 +204,7 @@ static const struct env_ops node_env_ops = {
 	.clock_read = ne_clock_read,
 	.clock_adjfreq = ne_clock_adjfreq,
 	.clock_step = ne_clock_step,
+	.clock_req = ne_clock_req,
 };
 
 /* ---- the node's configuration ---- */
@@ -327,10 +340,12 @@ node_init(struct sim *sim, struct sim_node *n, unsigned index)
 		    n->spec->name);
 		return -1;
 	}
+	n->has_sys = cfg_get_int(n->cfg, NULL, "sync_system_clock") != 0;
 	if (netd_sim_init(n) != 0)
 		return -1;
 	/* Streams: 0x100 + node for its clock, 0x200 + node for its time
-	 * stamps, 0x300 + link for links (net.c). */
+	 * stamps, 0x300 + link for links (net.c), 0x400 + node for its
+	 * system clock, 0x500 + node for its compares. */
 	sim_rng_seed(&n->rng_clock, sc->seed, 0x100 + index);
 	sim_rng_seed(&n->rng_ts, sc->seed, 0x200 + index);
 	sim_clock_init(&n->clock, sim_true_ns(sim), n->spec->offset_ns,
@@ -343,6 +358,26 @@ node_init(struct sim *sim, struct sim_node *n, unsigned index)
 	}
 	sim_ts_model_default(&n->ts, (enum sim_ts_kind)kind);
 	scenario_ts_apply(n->spec, &n->ts);
+	if (n->has_sys) {
+		/* What netd would compare: a PHC beside CLOCK_REALTIME with
+		 * hardware stamps (most NICs' drivers offer _EXTENDED), the
+		 * virtual pair of sysclk.sh with software ones. */
+		int sk = n->spec->sysoff_kind;
+
+		if (sk < 0)
+			sk = kind == SIM_TS_HW ? SIM_SYSOFF_EXTENDED :
+			    SIM_SYSOFF_SAME_BASE;
+		sim_rng_seed(&n->rng_sys, sc->seed, 0x400 + index);
+		sim_rng_seed(&n->rng_cmp, sc->seed, 0x500 + index);
+		/* on the true time axis, reading UTC */
+		sim_clock_init(&n->sys, sim_true_ns(sim),
+		    n->spec->sys_offset_ns - (sim_true_ns(sim) -
+		    sim_true_utc_ns(sim)), n->spec->sys_freq_ppb,
+		    n->spec->sys_wander, &n->rng_sys);
+		sim_sysoff_model_default(&n->cmp, (enum sim_sysoff_kind)sk);
+		scenario_sysoff_apply(n->spec, &n->cmp);
+		sim->any_sys = 1;
+	}
 	return 0;
 }
 
@@ -417,6 +452,12 @@ node_clock_now(struct sim_node *n)
 	return sim_clock_read(&n->clock, sim_true_ns(n->sim));
 }
 
+int64_t
+node_sys_now(struct sim_node *n)
+{
+	return sim_clock_read(&n->sys, sim_true_ns(n->sim));
+}
+
 void
 node_after_event(struct sim_node *n)
 {
@@ -479,7 +520,7 @@ node_ev_connect(struct sim_node *n)
 	struct netd_port_list pl;
 	unsigned i;
 
-	memset(&pl, 0, sizeof(pl));	/* no system clock in the sim */
+	memset(&pl, 0, sizeof(pl));
 	memset(ports, 0, sizeof(ports));	/* two-step, no PHC, ... */
 	for (i = 0; i < n->nports; i++) {
 		struct sim_link *l = &n->sim->links[n->ports[i].link];
@@ -496,6 +537,9 @@ node_ev_connect(struct sim_node *n)
 	netd_sim_clock_info(n, &pl.clock.max_freq_ppb,
 	    &pl.clock.step_allowed, &pl.clock.max_step_ns,
 	    &pl.clock.min_adj_interval_ms);
+	/* netd/main.c: a PTP clock beside a system clock counts TAI */
+	pl.clock.ptp_timescale = n->has_sys;
+	pl.have_sys_clock = netd_sim_sys_info(n, &pl.sys_clock) == 0;
 	n->connected = 1;
 	n->woke = 1;
 	clock_netd_cbs.connected(n->c, &pl);
@@ -543,6 +587,16 @@ node_netd_restart(struct sim_node *n)
 	k->frac = 0.0;
 	sim_clock_adjfreq(k, sim_true_ns(n->sim), 0.0);
 	n->adj_ppb = 0.0;
+	if (!n->has_sys)
+		return;
+	/* and its system clock, virtual as the PTP clock is */
+	netd_sim_sys_reset(n);
+	k = &n->sys;
+	(void)sim_clock_read(k, sim_true_ns(n->sim));
+	k->phase = sim_true_utc_ns(n->sim) + n->spec->sys_offset_ns;
+	k->frac = 0.0;
+	sim_clock_adjfreq(k, sim_true_ns(n->sim), 0.0);
+	n->sys_adj_ppb = 0.0;
 }
 
 /* clockd reads EOF: its ports go FAULTY; it reconnects later. */
@@ -605,6 +659,16 @@ node_ev_clock_reply(struct sim *sim, struct sim_msg *m)
 	rep.now.sec = (uint64_t)(m->ts / SIM_NSEC);
 	rep.now.nsec = (uint32_t)(m->ts % SIM_NSEC);
 	rep.freq_ppb = m->ppb;
+	rep.system_clock = m->sys;
+	if (m->have_cmp) {
+		rep.have_offset = 1;
+		rep.offset.sys_minus_ptp_ns = m->cmp_ns;
+		rep.offset.have_ptp_time = m->cmp_ptp_ns >= 0;
+		rep.offset.ptp_time.sec = (uint64_t)(m->cmp_ptp_ns / SIM_NSEC);
+		rep.offset.ptp_time.nsec = (uint32_t)(m->cmp_ptp_ns % SIM_NSEC);
+		rep.offset.delay_ns = m->cmp_delay;
+		rep.offset.method = (enum netd_sysoff)m->cmp_method;
+	}
 	n->woke = 1;
 	clock_netd_cbs.clock_reply(n->c, &rep);
 }

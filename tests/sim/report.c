@@ -35,6 +35,20 @@
  *   to_netd,        clockd's datagrams to netd, what each event sent
  *   to_netd_msgs    leaving together (clockd/netd_client.c's outbox),
  *                   and the messages in them.
+ * and for a node with a system clock (sync_system_clock 1), whose offset
+ * is the system clock minus true UTC (the reference less the [sim]
+ * utc_offset; the PTP clock's stays on true time, TAI):
+ *   sys_rms_ns,     as rms_ns, max_ns and lock_s, of the system clock;
+ *   sys_max_ns,
+ *   sys_lock_s
+ *   sys_steps,      its steps netd executed, its requests netd refused;
+ *   sys_refusals
+ *   cmps,           ClockCompares netd answered, and refused (its rate
+ *   cmp_refusals    limit, CLOCK_CMP_MIN_INTERVAL_NS);
+ *   cmp             the compare model (sim_sysoff).
+ * The trace's lines of such a node go on with sys_offset_ns sys_freq_ppb
+ * sys_servo: the system clock's offset, netd's frequency adjustment of it
+ * and clockd's second servo's state.
  */
 #include "config.h"
 
@@ -73,6 +87,17 @@ node_offset(struct sim *sim, struct sim_node *n)
 	return node_clock_now(n) - ref;
 }
 
+static int64_t
+node_sys_offset(struct sim *sim, struct sim_node *n)
+{
+	int64_t ref = sim_true_utc_ns(sim);
+
+	if (sim->sc.reference >= 0)
+		ref = node_clock_now(&sim->nodes[sim->sc.reference]) -
+		    (int64_t)sim->sc.utc_offset_s * SIM_NSEC;
+	return node_sys_now(n) - ref;
+}
+
 int
 report_init(struct sim *sim)
 {
@@ -84,10 +109,14 @@ report_init(struct sim *sim)
 		memset(&sim->acc[i], 0, sizeof(sim->acc[i]));
 		sim->acc[i].lock_t = -1;
 		sim->acc[i].run_start = -1;
+		memset(&sim->sys_acc[i], 0, sizeof(sim->sys_acc[i]));
+		sim->sys_acc[i].lock_t = -1;
+		sim->sys_acc[i].run_start = -1;
 	}
 	if (sim->trace != NULL && sim->trace != stdout)
 		fprintf(sim->trace, "# t_s node offset_ns reported_ns "
-		    "freq_ppb servo ports\n");
+		    "freq_ppb servo ports%s\n", sim->any_sys ?
+		    " [sys_offset_ns sys_freq_ppb sys_servo]" : "");
 	if (sim->quiet)
 		return 0;
 	printf("# ptpsim %s seed %" PRIu64 " duration %.3f s, %u nodes, "
@@ -100,16 +129,21 @@ report_init(struct sim *sim)
 	    sc->reference >= 0 ? sc->nodes[sc->reference].name : "");
 	printf("# ports: I initializing F faulty D disabled L listening "
 	    "P pre-master M master A passive U uncalibrated S slave\n");
+	if (sim->any_sys)
+		printf("# sys_offset: system clock - (%s - %d s) (ns), the "
+		    "nodes with sync_system_clock 1\n", sc->reference >= 0 ?
+		    sc->nodes[sc->reference].name : "true time",
+		    sc->utc_offset_s);
 	if (sim->trace != NULL && sim->trace != stdout)
 		return 0;
-	printf("# t_s node offset_ns reported_ns freq_ppb servo ports\n");
+	printf("# t_s node offset_ns reported_ns freq_ppb servo ports%s\n",
+	    sim->any_sys ? " [sys_offset_ns sys_freq_ppb sys_servo]" : "");
 	return 0;
 }
 
 static void
-acc_add(struct sim *sim, unsigned i, int64_t off)
+acc_add(struct sim *sim, struct sim_sample_acc *a, int64_t off)
 {
-	struct sim_sample_acc *a = &sim->acc[i];
 	const struct sim_scenario *sc = &sim->sc;
 	int64_t t = sim->now, mag = off < 0 ? -off : off;
 	int bad = mag >= sc->lock_threshold_ns;
@@ -141,25 +175,33 @@ report_sample(struct sim *sim)
 
 	for (i = 0; i < sim->nnodes; i++) {
 		struct sim_node *n = &sim->nodes[i];
-		int64_t off = node_offset(sim, n);
+		int64_t off = node_offset(sim, n), soff = 0;
+		char sys[80] = "";
 
-		acc_add(sim, i, off);
+		acc_add(sim, &sim->acc[i], off);
+		if (n->has_sys) {
+			soff = node_sys_offset(sim, n);
+			acc_add(sim, &sim->sys_acc[i], soff);
+			snprintf(sys, sizeof(sys), " %" PRId64 " %.3f %s", soff,
+			    n->sys_adj_ppb, n->c == NULL ? "down" :
+			    servo_state_name(n->c->sys.state));
+		}
 		if (sim->trace == NULL)
 			continue;
 		if (n->c == NULL) {
 			fprintf(sim->trace, "%.3f %s %" PRId64 " 0 %.3f down "
-			    "-\n", (double)sim->now / 1e9, n->spec->name, off,
-			    n->adj_ppb);
+			    "-%s\n", (double)sim->now / 1e9, n->spec->name,
+			    off, n->adj_ppb, sys);
 			continue;
 		}
 		for (p = 0; p < n->c->nports && p < SIM_MAX_PORTS; p++)
 			ports[p] = state_letter(n->c->ports[p].state);
 		ports[p] = '\0';
 		fprintf(sim->trace, "%.3f %s %" PRId64 " %" PRId64 " %.3f %s "
-		    "%s\n", (double)sim->now / 1e9, n->spec->name, off,
+		    "%s%s\n", (double)sim->now / 1e9, n->spec->name, off,
 		    n->c->cds.offset_from_master, n->adj_ppb,
 		    servo_state_name(n->c->servo_state),
-		    p > 0 ? ports : "-");
+		    p > 0 ? ports : "-", sys);
 	}
 }
 
@@ -213,6 +255,25 @@ report_summary(struct sim *sim)
 		    n->st.steps, after, n->st.refusals, n->st.state_changes,
 		    (double)a->unlocked_ns / 1e9);
 	}
+	if (sim->any_sys) {
+		printf("# system clocks - true UTC\n");
+		printf("%-12s %12s %12s %10s %6s %8s %8s %10s\n", "node",
+		    "rms_ns", "max_ns", "lock_s", "steps", "refused",
+		    "cmps", "cmp");
+	}
+	for (i = 0; i < sim->nnodes; i++) {
+		struct sim_node *n = &sim->nodes[i];
+		struct sim_sample_acc *a = &sim->sys_acc[i];
+
+		if (!n->has_sys)
+			continue;
+		printf("%-12s %12.1f %12" PRId64 " %10.3f %6u %8u %8u %10s\n",
+		    n->spec->name, a->n > 0 ? sqrt(a->sum_sq / (double)a->n) :
+		    0.0, a->max_abs, a->lock_t >= 0 ?
+		    (double)a->lock_t / 1e9 : -1.0, n->st.sys_steps,
+		    n->st.sys_refusals, n->st.cmps,
+		    sim_sysoff_name(n->cmp.kind));
+	}
 	for (i = 0; i < sim->nnodes; i++) {
 		struct sim_node *n = &sim->nodes[i];
 		struct sim_sample_acc *a = &sim->acc[i];
@@ -222,7 +283,7 @@ report_summary(struct sim *sim)
 		    " state_changes=%u unlocked_s=%.3f crashes=%u gm=%s"
 		    " gm_changes=%u gm_change_s=%.3f slave_s=%.3f"
 		    " netd_closes=%u wakeups=%lu to_netd=%lu"
-		    " to_netd_msgs=%lu\n",
+		    " to_netd_msgs=%lu",
 		    n->spec->name,
 		    a->n > 0 ? sqrt(a->sum_sq / (double)a->n) : 0.0,
 		    a->max_abs,
@@ -235,5 +296,17 @@ report_summary(struct sim *sim)
 		    n->st.slave_t >= 0 ? (double)n->st.slave_t / 1e9 : -1.0,
 		    n->st.netd_closes, n->st.wakeups, n->st.to_netd,
 		    n->st.to_netd_msgs);
+		if (!n->has_sys) {
+			putchar('\n');
+			continue;
+		}
+		a = &sim->sys_acc[i];
+		printf(" sys_rms_ns=%.1f sys_max_ns=%" PRId64 " sys_lock_s=%.3f"
+		    " sys_steps=%u sys_refusals=%u cmps=%u cmp_refusals=%u"
+		    " cmp=%s\n", a->n > 0 ? sqrt(a->sum_sq / (double)a->n) :
+		    0.0, a->max_abs, a->lock_t >= 0 ?
+		    (double)a->lock_t / 1e9 : -1.0, n->st.sys_steps,
+		    n->st.sys_refusals, n->st.cmps, n->st.cmp_refusals,
+		    sim_sysoff_name(n->cmp.kind));
 	}
 }

@@ -3,7 +3,9 @@
  *
  * [sim]         duration, seed, sample_interval, measure_from (s),
  *               lock_threshold (ns), reference (a node; default: true
- *               time)
+ *               time), utc_offset (s, TAI - UTC of the simulated world:
+ *               true UTC, which system clocks are measured against, is
+ *               true time less this; default 37)
  * [node NAME]   ptp4l.conf keys for the node's clockd and netd (its
  *               [global] section); "@LINK key value" for its port on LINK;
  *               and the simulator's own:
@@ -14,7 +16,14 @@
  *                 time_stamping picks the time-stamp model); sim_ts_jitter,
  *                 _tx_jitter, _quant, _latency, _fast_p, _fast_min,
  *                 _fast_max, _tail_p, _tail_min, _tail_max (ns or a
- *                 probability: that field of the model, model.h)
+ *                 probability: that field of the model, model.h);
+ *                 with sync_system_clock 1 its system clock:
+ *                 sim_sys_offset (ns from true UTC), sim_sys_freq (ppb),
+ *                 sim_sys_wander (ppb/sqrt(s)); netd's compare of it with
+ *                 the PTP clock: sim_sysoff precise|extended|basic|
+ *                 same_base (default: extended with hardware time stamps,
+ *                 same_base with software ones), sim_sysoff_jitter,
+ *                 _bracket, _tail, _latch_lo, _latch_hi, _quant (model.h)
  * [link NAME]   ends NODE NODE..., delay (ns, one way), pdv (ns, std dev
  *               of the extra delay), asymmetry (ns), loss (0..1)
  * [events]      one action a line, T in s of simulated time:
@@ -224,6 +233,7 @@ sect_header(struct parser *p, char *l)
 		memset(ns, 0, sizeof(*ns));
 		snprintf(ns->name, sizeof(ns->name), "%s", name);
 		ns->ts_kind = -1;
+		ns->sysoff_kind = -1;
 		ns->txts_ns = -1;
 		ns->line = p->line;
 		p->cur = (int)s->nnodes++;
@@ -275,6 +285,12 @@ sim_line(struct parser *p, const char *key, char *v)
 		if (parse_i64(p, key, v, 1, INT64_MAX / 2, &x) != 0)
 			return -1;
 		s->lock_threshold_ns = x;
+		return 0;
+	}
+	if (strcmp(key, "utc_offset") == 0) {
+		if (parse_i64(p, key, v, 0, 1000, &x) != 0)
+			return -1;
+		s->utc_offset_s = (int)x;
 		return 0;
 	}
 	if (strcmp(key, "reference") == 0) {
@@ -347,11 +363,101 @@ scenario_ts_apply(const struct sim_node_spec *ns, struct sim_ts_model *m)
 	}
 }
 
+/* sim_sysoff_FIELD: a field of the node's compare model (model.h). */
+#define SOF(k, f, i, lo, hi) \
+	{ "sim_sysoff_" k, offsetof(struct sim_sysoff_model, f), i, lo, hi }
+static const struct ts_field sysoff_fields[] = {
+	SOF("jitter", jitter_ns, 0, 0, 1e9),
+	SOF("bracket", bracket_ns, 0, 0, 1e9),
+	SOF("tail", tail_ns, 0, 0, 1e9),
+	SOF("latch_lo", latch_lo, 0, 0, 1),
+	SOF("latch_hi", latch_hi, 0, 0, 1),
+	SOF("quant", quant_ns, 1, 1, 1e6),
+};
+#undef SOF
+
+static const struct ts_field *
+sysoff_field(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sysoff_fields) / sizeof(sysoff_fields[0]); i++)
+		if (strcmp(sysoff_fields[i].key, key) == 0)
+			return &sysoff_fields[i];
+	return NULL;
+}
+
+void
+scenario_sysoff_apply(const struct sim_node_spec *ns,
+    struct sim_sysoff_model *m)
+{
+	unsigned i;
+
+	for (i = 0; i < ns->nsysoff_set; i++) {
+		const struct ts_field *f = sysoff_field(ns->sysoff_set[i].key);
+		char *at;
+
+		if (f == NULL)
+			continue;
+		at = (char *)m + f->off;
+		if (f->is_int)
+			*(int64_t *)(void *)at =
+			    llround(ns->sysoff_set[i].value);
+		else
+			*(double *)(void *)at = ns->sysoff_set[i].value;
+	}
+}
+
+/* The system clock's keys and the compare's; 1: not one of them. */
+static int
+node_sys_line(struct parser *p, struct sim_node_spec *ns, const char *key,
+    const char *v)
+{
+	enum sim_sysoff_kind k;
+	int64_t x;
+
+	if (strcmp(key, "sim_sys_offset") == 0) {
+		if (parse_i64(p, key, v, -(INT64_C(1) << 61),
+		    INT64_C(1) << 61, &x) != 0)
+			return -1;
+		ns->sys_offset_ns = x;
+		return 0;
+	}
+	if (strcmp(key, "sim_sys_freq") == 0)
+		return parse_double(p, key, v, -1e8, 1e8, &ns->sys_freq_ppb);
+	if (strcmp(key, "sim_sys_wander") == 0)
+		return parse_double(p, key, v, 0.0, 1e6, &ns->sys_wander);
+	if (strcmp(key, "sim_sysoff") == 0) {
+		if (sim_sysoff_parse(v, &k) != 0)
+			return perr(p, "sim_sysoff: precise, extended, basic "
+			    "or same_base, not '%s'", v);
+		ns->sysoff_kind = (int)k;
+		return 0;
+	}
+	if (strncmp(key, "sim_sysoff_", 11) == 0) {
+		const struct ts_field *f = sysoff_field(key);
+		double d;
+
+		if (f == NULL)
+			return perr(p, "unknown simulator key '%s'", key);
+		if (parse_double(p, key, v, f->lo, f->hi, &d) != 0)
+			return -1;
+		if (ns->nsysoff_set == sizeof(ns->sysoff_set) /
+		    sizeof(ns->sysoff_set[0]))
+			return perr(p, "too many sim_sysoff_* keys");
+		ns->sysoff_set[ns->nsysoff_set].key = f->key;
+		ns->sysoff_set[ns->nsysoff_set++].value = d;
+		return 0;
+	}
+	return 1;
+}
+
 static int
 node_line(struct parser *p, char *key, char *v)
 {
 	struct sim_node_spec *ns = &p->s->nodes[p->cur];
 	int64_t x;
+	int rc;
 
 	if (key[0] == '@') {
 		char *rest = v, *k = word(&rest);
@@ -387,6 +493,9 @@ node_line(struct parser *p, char *key, char *v)
 			    "'%s'", v);
 		return 0;
 	}
+	if (strncmp(key, "sim_sys", 7) == 0 &&
+	    (rc = node_sys_line(p, ns, key, v)) <= 0)
+		return rc;
 	if (strncmp(key, "sim_ts_", 7) == 0) {
 		const struct ts_field *f = ts_field(key);
 		double d;
@@ -694,6 +803,7 @@ scenario_load(struct sim_scenario *s, const char *path)
 	s->seed = 1;
 	s->sample_ns = SIM_NSEC;
 	s->lock_threshold_ns = 1000;
+	s->utc_offset_s = 37;
 	s->reference = -1;
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return -1;

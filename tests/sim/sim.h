@@ -118,6 +118,16 @@ struct sim_node_spec {
 		double		 value;
 	}			 ts_set[16];
 	unsigned		 nts_set;
+	/* its system clock (netd's second, sync_system_clock 1):
+	 * sim_sys_offset (from true UTC), sim_sys_freq, sim_sys_wander;
+	 * the compare: sim_sysoff (-1: by the time stamps) and sim_sysoff_*
+	 * overrides of the model's fields (model.h) */
+	int64_t			 sys_offset_ns;
+	double			 sys_freq_ppb;
+	double			 sys_wander;
+	int			 sysoff_kind;
+	struct sim_ts_override	 sysoff_set[8];
+	unsigned		 nsysoff_set;
 	unsigned		 line;
 };
 
@@ -161,6 +171,7 @@ struct sim_scenario {
 	int64_t			 measure_from_ns;
 	int64_t			 lock_threshold_ns;
 	int			 reference;	/* node index, -1: true time */
+	int			 utc_offset_s;	/* TAI - UTC of this world */
 	struct sim_node_spec	 nodes[SIM_MAX_NODES];
 	unsigned		 nnodes;
 	struct sim_link_spec	 links[SIM_MAX_LINKS];
@@ -177,6 +188,9 @@ int	scenario_link_index(const struct sim_scenario *s, const char *name);
 /* Applies a node's sim_ts_* keys to its time-stamp model. */
 void	scenario_ts_apply(const struct sim_node_spec *ns,
 	    struct sim_ts_model *m);
+/* Applies a node's sim_sysoff_* keys to its compare model. */
+void	scenario_sysoff_apply(const struct sim_node_spec *ns,
+	    struct sim_sysoff_model *m);
 
 /* ---- node.c: one engine, its env and its netd ---- */
 
@@ -210,6 +224,9 @@ struct sim_node_stats {
 	int64_t			 slave_t;	/* first UNCALIBRATED or SLAVE */
 	int64_t			*step_t;	/* simulated ns of each step */
 	size_t			 nstep_t, capstep_t;
+	/* the system clock's (netd_sim.c) */
+	unsigned		 sys_steps, sys_refusals, sys_adjs;
+	unsigned		 cmps, cmp_refusals;	/* ClockCompares */
 };
 
 struct sim_node {
@@ -242,6 +259,17 @@ struct sim_node {
 	double			 adj_ppb;	/* what netd set */
 	void			*bounds;	/* struct clock_bounds, netd_sim.c */
 	void			*bstate;	/* struct clock_bounds_state */
+	/* with sync_system_clock 1, netd's second clock: the system clock
+	 * on UTC, under the same bounds with a window of its own, and
+	 * netd's compare of it with the PTP clock */
+	int			 has_sys;
+	struct sim_rng		 rng_sys, rng_cmp;
+	struct sim_clock	 sys;
+	double			 sys_adj_ppb;
+	void			*sys_bstate;	/* struct clock_bounds_state */
+	struct sim_sysoff_model	 cmp;
+	int			 cmp_samples;	/* system_clock_samples */
+	int64_t			 cmp_last_ns;	/* netd's rate limit */
 
 	struct sim_node_stats	 st;
 };
@@ -256,6 +284,8 @@ void	node_crash(struct sim_node *n);
 unsigned node_port_of_link(const struct sim_node *n, const char *link);
 /* Reading of the node's clock at the current simulated time. */
 int64_t	node_clock_now(struct sim_node *n);
+/* And of its system clock (has_sys). */
+int64_t	node_sys_now(struct sim_node *n);
 /* After an event reached the engine: count its port state changes. */
 void	node_after_event(struct sim_node *n);
 /* Event handlers (ptpsim.c dispatches to them). */
@@ -298,9 +328,21 @@ struct ptp_timestamp;
 int	netd_sim_follow_up(struct sim_node *n, struct sim_msg *m,
 	    const struct ptp_timestamp *ts);
 /* A ClockRequest reaches netd: check, apply, schedule the reply. */
-enum sim_clk_op { SIM_CLK_READ, SIM_CLK_ADJFREQ, SIM_CLK_STEP };
+enum sim_clk_op {
+	SIM_CLK_READ, SIM_CLK_ADJFREQ, SIM_CLK_STEP,
+	SIM_CLK_COMPARE,	/* the system clock minus the PTP clock */
+	SIM_CLK_LEAP,		/* refused: no clock here takes a leap */
+};
 int	netd_sim_request(struct sim_node *n, uint64_t id, enum sim_clk_op op,
 	    double ppb, int64_t step_ns);
+/* Any request of env.h's clock_req (the system clock's, compares). */
+int	netd_sim_clock_req(struct sim_node *n,
+	    const struct netd_clock_req *q);
+/* The ClockInfo of the system clock (PortList), 0; -1: none. */
+int	netd_sim_sys_info(const struct sim_node *n,
+	    struct netd_clock_info *ci);
+/* A new netd: the system clock's windows and compare start over. */
+void	netd_sim_sys_reset(struct sim_node *n);
 
 /* ---- net.c: links and frames ---- */
 
@@ -337,6 +379,14 @@ struct sim_msg {
 	double			 ppb;		/* ClockReply freq; request */
 	int64_t			 step_ns;	/* request */
 	int			 op;		/* request: enum sim_clk_op */
+	int			 sys;		/* about the system clock */
+	int			 leap;		/* SIM_CLK_LEAP */
+	/* a compare's answer (ClockOffset) */
+	int			 have_cmp;
+	int64_t			 cmp_ns;	/* system minus PTP, raw */
+	int64_t			 cmp_ptp_ns;	/* the PTP clock then */
+	uint32_t		 cmp_delay;
+	int			 cmp_method;	/* enum sim_sysoff_kind */
 	size_t			 len;		/* TXTS: of the follow-up */
 	uint8_t			 payload[SIM_PAYLOAD_MAX];	/* TXTS: follow-up */
 };
@@ -381,6 +431,9 @@ struct sim {
 	int64_t			 next_sample;
 	int64_t			 first_event_t;	/* first action, or end */
 	struct sim_sample_acc	 acc[SIM_MAX_NODES];
+	/* the system clocks against true UTC (nodes with has_sys) */
+	struct sim_sample_acc	 sys_acc[SIM_MAX_NODES];
+	int			 any_sys;
 	FILE			*trace;		/* per-sample lines, or NULL */
 	int			 quiet;
 	uint64_t		 events;
@@ -391,6 +444,13 @@ static inline int64_t
 sim_true_ns(const struct sim *sim)
 {
 	return SIM_EPOCH_NS + sim->now;
+}
+
+/* True UTC: true (TAI) time less the world's TAI - UTC. */
+static inline int64_t
+sim_true_utc_ns(const struct sim *sim)
+{
+	return sim_true_ns(sim) - (int64_t)sim->sc.utc_offset_s * SIM_NSEC;
 }
 
 #endif /* PTPSEP_SIM_H */
