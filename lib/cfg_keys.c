@@ -497,7 +497,8 @@ static const struct cfg_key keys[] = {
 	G_STR4("uds_ro_address", "/var/run/ptp4lro"),
 	P_INT4("uds_ro_file_mode", 0666, 0, 0777),
 	P_INT("unicast_listen", IMPL, 0, 0, 1),
-	P_INT("unicast_master_table", UNIMPL, 0, 0, INT_MAX),
+	/* lib/cfg_utab.c; netd admits, clockd asks its masters. */
+	P_INT("unicast_master_table", IMPL, 0, 0, INT_MAX),
 	/*
 	 * ptpsep's own: a unicast server's limits (clockd/uneg.h).  A REQUEST
 	 * beyond them is refused with durationField 0 (16.1.4.2); one for
