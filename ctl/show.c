@@ -789,6 +789,12 @@ ctl_show_netd_json(const Ptpsep__Ctl__NetdInfo *n)
 		ctl_json_uint(&j, "tx_event", p->tx_event);
 		ctl_json_uint(&j, "tx_general", p->tx_general);
 		ctl_json_uint(&j, "tx_ts_missing", p->tx_ts_missing);
+		ctl_json_uint(&j, "unicast_peers", p->unicast_peers);
+		ctl_json_uint(&j, "unicast_peers_max", p->unicast_peers_max);
+		ctl_json_uint(&j, "unicast_peers_refused",
+		    p->unicast_peers_refused);
+		ctl_json_uint(&j, "unicast_tx_rate_limited",
+		    p->unicast_tx_rate_limited);
 		ctl_json_counts_drop(&j, "rx_dropped", p->rx_dropped,
 		    p->n_rx_dropped);
 		ctl_json_counts_refused(&j, "refused", p->refused,
@@ -881,6 +887,10 @@ ctl_show_netd(const Ptpsep__Ctl__NetdInfo *n, int json)
 		    p->tx_ts_missing, ctl_sum_drop(p->rx_dropped,
 		    p->n_rx_dropped), ctl_sum_refused(p->refused,
 		    p->n_refused));
+		printf("      unicast peers %" PRIu64 " of %" PRIu64
+		    ", not learned (full) %" PRIu64 ", TX rate-limited %"
+		    PRIu64 "\n", p->unicast_peers, p->unicast_peers_max,
+		    p->unicast_peers_refused, p->unicast_tx_rate_limited);
 		for (k = 0; k < p->n_sockets; k++) {
 			const Ptpsep__Ctl__SocketInfo *s = p->sockets[k];
 

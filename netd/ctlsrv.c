@@ -113,6 +113,11 @@ ctlsrv_port(struct netd_port *p, struct ctlsrv_port_buf *b)
 	b->info.tx_event = k->tx[TC_EVENT];
 	b->info.tx_general = k->tx[TC_GENERAL];
 	b->info.tx_ts_missing = k->tx_ts_missing;
+	/* The peer table of the open port (a fresh one at each open). */
+	b->info.unicast_peers = p->tp.peers.count;
+	b->info.unicast_peers_max = p->tp.peers.pa.max;
+	b->info.unicast_peers_refused = p->tp.peers.st.full;
+	b->info.unicast_tx_rate_limited = k->tx_limited;
 
 	memcpy(drops, p->rxdrop, sizeof(drops));
 	drops[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_TRUNCATED] += k->rx_truncated;

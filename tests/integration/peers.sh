@@ -20,7 +20,10 @@
 #   3. a burst of 2,000 frames to B (clockd gone hostile): what reaches B
 #      is within unicast_peer_tx_burst + unicast_peer_tx_rate x the time
 #      (defaults 64 and 640/s), the rest is counted RATE_LIMITED by
-#      `ptpctl netd`, and the connection stays up.
+#      `ptpctl netd`, and the connection stays up;
+#   4. netd restarted with port_tx_rate 200: of a burst of 1,000 multicast
+#      frames at most the port's burst (84) + 200/s leave, the rest are
+#      counted RATE_LIMITED.
 #
 #   BUILD=build/default bash tests/integration/peers.sh
 #   BUILD=build/default SAN_BUILD=build/sanitizers bash tests/integration/peers.sh
@@ -199,6 +202,22 @@ print(" ".join("%s: rx_general=%s" % (p["iface"], p.get("rx_general", 0))
 echo "INFO: RssAnon $rss0 kB before, $rss1 after flood 1, $rss2 after flood 2; $rx"
 # Two tables of 16384 peers: (44 + 4) x 16384 octets = 768 KiB each.
 bound=$((2 * 768 + 256))
+# port_field IFACE FIELD: a field of that port in ptpctl --json netd
+port_field() {
+	netd_json | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["ports"]:
+    if p["iface"] == sys.argv[1]:
+        print(p.get(sys.argv[2], 0))' "$1" "$2"
+}
+t0n=$(port_field eth0 unicast_peers); t0m=$(port_field eth0 unicast_peers_max)
+t1n=$(port_field eth1 unicast_peers); t1m=$(port_field eth1 unicast_peers_max)
+if [ "$t0m" = 16384 ] && [ "$t0n" = 16384 ] && [ "$t1m" = 16384 ] && [ "$t1n" = 16384 ] &&
+    [ "$(port_field eth0 unicast_peers_refused)" = 0 ]; then
+	pass "ptpctl netd: both tables full, $t0n of $t0m and $t1n of $t1m peers, no newcomer refused (spoofed ones pushed out each other)"
+else
+	fail "ptpctl netd tables: eth0 $t0n of $t0m, eth1 $t1n of $t1m, refused $(port_field eth0 unicast_peers_refused)"
+fi
 if [ -n "${SAN_BUILD:-}" ]; then
 	echo "INFO: a sanitizer build: memory bounds not checked"
 elif [ $((rss1 - rss0)) -le "$bound" ]; then
@@ -245,8 +264,9 @@ if [ -n "$el" ] && [ "${arrived:-0}" -ge 64 ] && [ "$arrived" -le "$max" ]; then
 else
 	fail "per-peer limit: ${arrived:-?} of $n reached B (want 64..$max)"; cat "$W/counted.out"
 fi
-if [ "$lim" -eq $((n - arrived)) ] && ! grep -q '^ANSWER' "$W/counted.out"; then
-	pass "ptpctl netd counts the $lim dropped as refused RATE_LIMITED; the connection stayed up"
+if [ "$lim" -eq $((n - arrived)) ] && ! grep -q '^ANSWER' "$W/counted.out" &&
+    [ "$(port_field eth0 unicast_tx_rate_limited)" = "$lim" ]; then
+	pass "ptpctl netd counts the $lim dropped as refused RATE_LIMITED and unicast_tx_rate_limited; the connection stayed up"
 else
 	fail "RATE_LIMITED counted $lim, dropped $((n - arrived))"; cat "$W/counted.out"
 fi
@@ -259,9 +279,39 @@ else
 	fail "after rest: $(cat "$W/count.eth0")"
 fi
 alive
-if grep -qE 'runtime error|ERROR: AddressSanitizer' "$W/netd.log"; then
+
+# ---- 4. the port's TX limit (port_tx_rate), multicast too ----------------
+# stop netd, and forget its pid (itest_stop must not signal a reused one)
+kill "$netd_pid" 2>/dev/null; wait "$netd_pid" 2>/dev/null
+keep=()
+for pid in "${itest_pids[@]}"; do
+	[ "$pid" = "$netd_pid" ] || keep+=("$pid")
+done
+itest_pids=("${keep[@]}")
+rm -f "$W/netd.sock" "$W/netd-ctl.sock"
+sed -i 's/^\[global\]$/[global]\nport_tx_rate 200/' "$W/ptp.conf"
+itest_start "$A" "$W/netd2.log" "$NETD" -m -f "$W/ptp.conf"
+netd_pid=${itest_pids[-1]}
+itest_wait_file "$W/netd.sock" 10 || { fail "netd did not restart"; cat "$W/netd2.log"; exit 1; }
+n=1000
+counted 2 inA "$CLIENT" send "$W/netd.sock" --port "$l2" --class general \
+	--msg announce --dest primary --count "$n" --seq 5000
+el=$(sed -n 's/^BURST n=[0-9]* elapsed_us=\([0-9]*\).*/\1/p' "$W/counted.out")
+arrived=$(got eth0 l2mcast)
+lim=$(refused eth0 rate_limited)
+# burst: a tenth of a second of the rate + unicast_peer_tx_burst = 84
+max=$(( 84 + 200 * (${el:-0} + 300000) / 1000000 ))
+echo "INFO: port_tx_rate 200: a multicast burst of $n in ${el:-?} us: $arrived arrived, $lim refused RATE_LIMITED"
+if [ -n "$el" ] && [ "${arrived:-0}" -ge 84 ] && [ "$arrived" -le "$max" ] &&
+    [ "$lim" = $((n - arrived)) ]; then
+	pass "port limit: $arrived of $n multicast frames left (at most $max), the rest counted RATE_LIMITED"
+else
+	fail "port limit: ${arrived:-?} of $n left (want 84..$max), $lim counted"; cat "$W/counted.out"
+fi
+alive
+if grep -qE 'runtime error|ERROR: AddressSanitizer' "$W/netd.log" "$W/netd2.log"; then
 	fail "sanitizer report in netd.log"
-	grep -A20 -E 'runtime error|ERROR: AddressSanitizer' "$W/netd.log" | head -40
+	grep -A20 -E 'runtime error|ERROR: AddressSanitizer' "$W/netd.log" "$W/netd2.log" | head -40
 fi
 
 itest_stop

@@ -13,8 +13,9 @@ it in the peer namespace it made; it touches nothing else).
       built whole and sent on a packet socket.  Prints "SENT N".
   peers_spoof.py count IFACE SECONDS
       Counts the PTP frames (L2 0x88F7, or UDP to 319/320 over IPv4)
-      addressed to IFACE's own MAC for SECONDS.  Prints "READY" when
-      listening, then "COUNT l2=N udp4=M".
+      addressed to IFACE's own MAC, and the L2 ones to 01-1B-19-00-00-00,
+      for SECONDS.  Prints "READY" when listening, then
+      "COUNT l2=N udp4=M l2mcast=K".
 """
 import random
 import socket
@@ -101,7 +102,7 @@ def count(iface, seconds):
     own = s.getsockname()[4][:6]
     print("READY", flush=True)
     end = time.monotonic() + seconds
-    l2 = u4 = 0
+    l2 = u4 = mc = 0
     while True:
         left = end - time.monotonic()
         if left <= 0:
@@ -111,9 +112,14 @@ def count(iface, seconds):
             f, addr = s.recvfrom(2048)
         except socket.timeout:
             break
-        if addr[2] == socket.PACKET_OUTGOING or f[:6] != own:
+        if addr[2] == socket.PACKET_OUTGOING:
             continue
         et = struct.unpack(">H", f[12:14])[0]
+        if f[:6] == PRIMARY_MAC and et == ETH_P_1588:
+            mc += 1
+            continue
+        if f[:6] != own:
+            continue
         if et == ETH_P_1588:
             l2 += 1
         elif et == 0x0800 and f[23] == 17:
@@ -121,7 +127,7 @@ def count(iface, seconds):
             if struct.unpack(">H", f[14 + ihl + 2:14 + ihl + 4])[0] in \
                     (319, 320):
                 u4 += 1
-    print("COUNT l2=%d udp4=%d" % (l2, u4), flush=True)
+    print("COUNT l2=%d udp4=%d l2mcast=%d" % (l2, u4, mc), flush=True)
 
 
 def main():
