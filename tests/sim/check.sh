@@ -166,6 +166,14 @@ slew_hw	gm	1	2	2	0	0	0	2	2
 slew_hw	s1	4	8	275	0	0	0	2	3
 slew_sw	gm	1	2	2	0	0	0	2	2
 slew_sw	s1	82	315	267	0	0	0	2	3
+sysclk_hw_basic	gm	8	24	2	0	0	0	2	2
+sysclk_hw_basic	s1	6	17	15	1	0	0	2	3
+sysclk_hw_extended	gm	8	24	2	0	0	0	2	2
+sysclk_hw_extended	s1	6	17	15	1	0	0	2	3
+sysclk_hw_precise	gm	8	24	2	0	0	0	2	2
+sysclk_hw_precise	s1	6	17	15	1	0	0	2	3
+sysclk_sw	gm	1	2	2	0	0	0	2	2
+sysclk_sw	s1	92	246	23	1	0	0	2	3
 wander_hw	gm	1	2	2	0	0	0	2	2
 wander_hw	s1	9	27	17	1	0	0	2	3
 wander_sw	gm	1	2	2	0	0	0	2	2
@@ -240,6 +248,55 @@ while read -r sc node rms max lock steps after refus unlck states; do
 	    "$tmp/$sc.sum" | cut -d' ' -f3-)"
 done <<EOF
 $BOUNDS
+EOF
+
+# The system clocks (sync_system_clock 1, issue 14 item 2; sysclk_*):
+# bounds on the sys_* fields of a SUMMARY line by the rule above: RMS and
+# max of the system clock minus true UTC (ns, from measure_from on), its
+# lock_s (s), its steps, netd's refusals of its requests and of the
+# compares, exactly.  A grandmaster's system clock is the scenario's UTC
+# itself (its PHC follows it), hence 1 / 2 / 2.  s1's basic compare never
+# keeps it under lock_threshold (1 us) for good: "-".
+# scenario	node	rms	max	lock	steps	refus	cmprf
+SYS_BOUNDS="
+sysclk_hw_basic	gm	1	2	2	0	0	0
+sysclk_hw_basic	s1	718	1730	-	2	0	0
+sysclk_hw_extended	gm	1	2	2	0	0	0
+sysclk_hw_extended	s1	153	369	17	2	0	0
+sysclk_hw_precise	gm	1	2	2	0	0	0
+sysclk_hw_precise	s1	8	31	17	2	0	0
+sysclk_sw	gm	1	2	2	0	0	0
+sysclk_sw	s1	94	264	21	2	0	0
+"
+while read -r sc node rms max lock steps refus cmprf; do
+	case $sc in ''|'#'*) continue ;; esac
+	run_scenario "$sc" || continue
+	ok=1
+	for f in sys_rms_ns:$rms sys_max_ns:$max sys_lock_s:$lock \
+	    sys_steps:$steps sys_refusals:$refus cmp_refusals:$cmprf; do
+		field=${f%%:*} b=${f#*:}
+		v=$(summary "$tmp/$sc.sum" "$node" "$field") || {
+			fail "$sc: no SUMMARY line for node $node"
+			ok=0
+			break
+		}
+		if [ -z "$v" ]; then
+			fail "$sc: $node: no $field (no system clock?)"
+			ok=0
+			break
+		fi
+		if [ "$field" = sys_lock_s ] && [ "$b" != - ] && ! le 0 "$v"
+		then
+			fail "$sc: $node: the system clock never locked"
+			ok=0
+			continue
+		fi
+		check_bound "$sc" "$node" "$field" "$v" "$b" || ok=0
+	done
+	[ $ok = 1 ] && pass "$sc: $node's system clock:$(grep -m1 \
+	    "node=$node " "$tmp/$sc.sum" | grep -o ' sys_rms_ns=.*')"
+done <<EOF
+$SYS_BOUNDS
 EOF
 
 # ---- what the SUMMARY lines do not say: from the trace, or a shorter run
@@ -403,6 +460,50 @@ for m in hw sw; do
 		fi
 	fi
 done
+
+# Issue 14's Done-when in nanoseconds: the slave's system clock, steered
+# from its PHC, within 1 us of UTC (not 37 s off: the grandmaster's
+# currentUtcOffset applied) at every sample from 60 s on, for each way
+# netd compares the clocks, over seeds 1-10.  Measured, the worst sample
+# over the seeds: precise 26 ns, extended 324 ns, same_base (software
+# stamps) 468 ns; basic 1.9 us (model.h: its bias), so not asserted here.
+for sc in sysclk_hw_precise sysclk_hw_extended sysclk_sw; do
+	worst=0 bad=
+	for s in 1 2 3 4 5 6 7 8 9 10; do
+		out=$tmp/$sc.s$s
+		"$SIM" -q -s $s -o "$out.trace" "$SCEN/$sc.sim" >"$out.sum" \
+		    2>/dev/null || { bad="$bad $s:ptpsim"; continue; }
+		m=$(awk '$2 == "s1" && $1 >= 60 && NF >= 10 {
+		    o = $8 < 0 ? -$8 : $8; if (o > m) m = o; n++ }
+		    END { print (n > 3000 ? m + 0 : "none") }' "$out.trace")
+		if [[ ! $m =~ ^[0-9]+$ ]] || ! le "$m" 999; then
+			bad="$bad $s:$m"
+		elif le "$worst" "$m"; then
+			worst=$m
+		fi
+	done
+	if [ -z "$bad" ]; then
+		pass "$sc seeds 1-10: s1's system clock within 1 us of UTC from 60 s on (worst $worst ns)"
+	else
+		fail "$sc seeds 1-10: s1's system clock over 1 us of UTC (or no samples):$bad"
+	fi
+done
+# The methods in their order, from the same runs: the system clock's RMS
+# to UTC precise < extended < basic (measured 5.7 < 132.0 < 623.4 ns),
+# and the basic compare's bias (the PHC latched early in its bracket,
+# model.h) as the mean offset, where extended has none (measured -562.6
+# and -1.6 ns).
+rp=$(summary "$tmp/sysclk_hw_precise.sum" s1 sys_rms_ns)
+re=$(summary "$tmp/sysclk_hw_extended.sum" s1 sys_rms_ns)
+rb=$(summary "$tmp/sysclk_hw_basic.sum" s1 sys_rms_ns)
+me=$(summary "$tmp/sysclk_hw_extended.sum" s1 sys_mean_ns)
+mb=$(summary "$tmp/sysclk_hw_basic.sum" s1 sys_mean_ns)
+if [ -n "$rp" ] && [ -n "$re" ] && [ -n "$rb" ] && le "$rp" "$re" &&
+    le "$re" "$rb" && le "$mb" -400 && le -20 "$me" && le "$me" 20; then
+	pass "sysclk_hw_*: s1's system clock RMS precise $rp < extended $re < basic $rb ns; mean extended $me, basic $mb ns"
+else
+	fail "sysclk_hw_*: RMS precise ${rp:-?}, extended ${re:-?}, basic ${rb:-?} ns; mean extended ${me:-?}, basic ${mb:-?} ns"
+fi
 
 # No engine ever broke netd's protocol (netd_closes: the simulated netd
 # ran netd's own checks of every frame and clock request, libnetd.a's

@@ -38,9 +38,10 @@
  * and for a node with a system clock (sync_system_clock 1), whose offset
  * is the system clock minus true UTC (the reference less the [sim]
  * utc_offset; the PTP clock's stays on true time, TAI):
- *   sys_rms_ns,     as rms_ns, max_ns and lock_s, of the system clock;
- *   sys_max_ns,
- *   sys_lock_s
+ *   sys_rms_ns,     as rms_ns, max_ns and lock_s, of the system clock,
+ *   sys_max_ns,     and the mean of its offset over the same samples
+ *   sys_lock_s,     (a compare's bias shows there);
+ *   sys_mean_ns
  *   sys_steps,      its steps netd executed, its requests netd refused;
  *   sys_refusals
  *   cmps,           ClockCompares netd answered, and refused (its rate
@@ -150,6 +151,7 @@ acc_add(struct sim *sim, struct sim_sample_acc *a, int64_t off)
 
 	if (t >= sc->measure_from_ns) {
 		a->sum_sq += (double)off * (double)off;
+		a->sum += (double)off;
 		a->n++;
 		if (mag > a->max_abs)
 			a->max_abs = mag;
@@ -302,10 +304,11 @@ report_summary(struct sim *sim)
 		}
 		a = &sim->sys_acc[i];
 		printf(" sys_rms_ns=%.1f sys_max_ns=%" PRId64 " sys_lock_s=%.3f"
-		    " sys_steps=%u sys_refusals=%u cmps=%u cmp_refusals=%u"
-		    " cmp=%s\n", a->n > 0 ? sqrt(a->sum_sq / (double)a->n) :
-		    0.0, a->max_abs, a->lock_t >= 0 ?
-		    (double)a->lock_t / 1e9 : -1.0, n->st.sys_steps,
+		    " sys_mean_ns=%.1f sys_steps=%u sys_refusals=%u cmps=%u"
+		    " cmp_refusals=%u cmp=%s\n", a->n > 0 ?
+		    sqrt(a->sum_sq / (double)a->n) : 0.0, a->max_abs,
+		    a->lock_t >= 0 ? (double)a->lock_t / 1e9 : -1.0,
+		    a->n > 0 ? a->sum / (double)a->n : 0.0, n->st.sys_steps,
 		    n->st.sys_refusals, n->st.cmps, n->st.cmp_refusals,
 		    sim_sysoff_name(n->cmp.kind));
 	}

@@ -404,6 +404,7 @@ void	node_ev_link_event(struct sim *sim, struct sim_msg *m);
 
 struct sim_sample_acc {
 	double			 sum_sq;	/* samples >= measure_from */
+	double			 sum;		/* and their sum */
 	uint64_t		 n;
 	int64_t			 max_abs;
 	uint64_t		 n_lockwin;	/* samples before the 1st event */
