@@ -136,13 +136,16 @@ static const char *
 parse_any_addr(const char *s, struct cfg_uaddr *a)
 {
 	enum cfg_transport t;
+	size_t colons = 0;
+	const char *c;
 
-	if (strchr(s, '.') != NULL && strchr(s, ':') == NULL)
+	for (c = s; *c != '\0'; c++)
+		colons += *c == ':';
+	if (strchr(s, '.') != NULL && colons == 0)
 		t = CFG_TRANS_UDPV4;
-	else if (strlen(s) == 17 && s[2] == ':' && s[5] == ':' &&
-	    strstr(s, "::") == NULL)
+	else if (colons == 5 && strstr(s, "::") == NULL)
 		t = CFG_TRANS_L2;	/* 6 groups: never an IPv6 address */
-	else if (strchr(s, ':') != NULL)
+	else if (colons > 0)
 		t = CFG_TRANS_UDPV6;
 	else
 		return "not an IPv4, IPv6 or MAC address";

@@ -186,6 +186,7 @@ test_peer_address_forms(void **state)
 	    "table_id 1\npeer_address 192.0.2.44\n"
 	    "table_id 2\npeer_address 00:1b:21:aa:bb:cc\n"
 	    "table_id 3\npeer_address 2001:db8:1:2:3:4:5:6\n"
+	    "table_id 5\npeer_address ab:cd:1:2:3:4:5:6\n"	/* 17 chars */
 	    "table_id 4\npeer_address 192.0.2.1\npeer_address 192.0.2.2\n"),
 	    0);
 	assert_int_equal(cfg_utab_find(cfg, 1)->peer.transport,
@@ -193,6 +194,10 @@ test_peer_address_forms(void **state)
 	assert_int_equal(cfg_utab_find(cfg, 2)->peer.transport, CFG_TRANS_L2);
 	assert_int_equal(cfg_utab_find(cfg, 3)->peer.transport,
 	    CFG_TRANS_UDPV6);
+	assert_int_equal(cfg_utab_find(cfg, 5)->peer.transport,
+	    CFG_TRANS_UDPV6);
+	assert_string_equal(addr(&cfg_utab_find(cfg, 5)->peer),
+	    "ab:cd:1:2:3:4:5:6");
 	/* As ptp4l: the last one wins. */
 	t = cfg_utab_find(cfg, 4);
 	assert_string_equal(addr(&t->peer), "192.0.2.2");
@@ -378,6 +383,33 @@ test_bounds(void **state)
 	free(text);
 }
 
+/* Several loads: each names its own file; a section does not go on. */
+static void
+test_two_loads(void **state)
+{
+	struct cfg *cfg = new_cfg();
+	char why[512];
+	const char *b1 = "[unicast_master_table]\ntable_id 1\n"
+	    "UDPv4 192.0.2.1\n";
+	const char *b2 = "UDPv4 192.0.2.2\n[unicast_master_table]\n"
+	    "table_id 1\n[eth0]\nunicast_master_table 2\n";
+
+	(void)state;
+	assert_int_equal(cfg_load_buffer(cfg, "a.cfg", b1, strlen(b1)), 0);
+	assert_int_equal(cfg_load_buffer(cfg, "b.cfg", b2, strlen(b2)), -1);
+	/* Before any section of b.cfg: an error of its own, not table 1's. */
+	assert_diag("b.cfg:1: key 'UDPv4' outside of any section (start the "
+	    "file with [global] or [IFACE])");
+	assert_diag("b.cfg:3: table_id 1 already taken (a.cfg:2)");
+	assert_int_equal(cfg_error_count(cfg), 2);
+	assert_int_equal(cfg_utab_find(cfg, 1)->count, 1);
+	assert_string_equal(cfg_utab_find(cfg, 1)->file, "a.cfg");
+	assert_int_equal(cfg_utab_check(cfg, why, sizeof(why)), -1);
+	assert_string_equal(why, "b.cfg:5: unicast_master_table 2 of port "
+	    "eth0: no [unicast_master_table] has table_id 2");
+	cfg_free(cfg);
+}
+
 /* ---- against the ports ---- */
 
 static void
@@ -519,6 +551,7 @@ main(void)
 		cmocka_unit_test(test_value_errors),
 		cmocka_unit_test(test_address_errors),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_two_loads),
 		cmocka_unit_test(test_check_against_ports),
 		cmocka_unit_test(test_debian_unicast_slave),
 	};
