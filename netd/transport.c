@@ -441,13 +441,16 @@ transport_recv(struct transport_port *port, enum transport_class cls,
  */
 static int
 transport_tx_allowed(struct transport_port *port,
-    const struct transport_dest *dest)
+    const struct transport_dest *dest, const uint8_t *payload)
 {
 	uint64_t now_ms = transport_now_ms();
+	unsigned type = payload[0] & 0x0f;
 	int err;
 
+	/* Signaling and Management answer anyone: they serve nobody. */
 	if (dest->kind == TD_UNICAST &&
-	    (err = transport_peer_tx(&port->peers, &dest->addr, now_ms)) < 0) {
+	    (err = transport_peer_tx(&port->peers, &dest->addr, now_ms,
+	    type != PTP_MT_SIGNALING && type != PTP_MT_MANAGEMENT)) < 0) {
 		if (err == -EPERM) {
 			port->cnt.tx_denied++;
 			log_rl(LOG_LVL_WARN, "%s: unicast to a peer the port "
@@ -504,7 +507,7 @@ transport_send(struct transport_port *port, enum transport_class cls,
 		    transport_max_payload(port->kind));
 		return -EMSGSIZE;
 	}
-	if ((err = transport_tx_allowed(port, dest)) < 0)
+	if ((err = transport_tx_allowed(port, dest, payload)) < 0)
 		return err;
 	/*
 	 * A one-step message takes the per-message TX_HARDWARE request too:

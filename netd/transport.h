@@ -325,12 +325,12 @@ int	transport_peer_pin(struct transport_peers *,
 struct transport_peer *transport_peer_find(struct transport_peers *,
 	    const struct transport_addr *, uint64_t now_ms);
 /*
- * clockd asks netd to send to a: 0 (a token taken, the peer marked
- * served), -EPERM when a is unknown or expired, -EDQUOT when its bucket
- * is empty (counted in st.tx_limited).
+ * clockd asks netd to send to a: 0 (a token taken; with serve, the peer
+ * marked served), -EPERM when a is unknown or expired, -EDQUOT when its
+ * bucket is empty (counted in st.tx_limited).
  */
 int	transport_peer_tx(struct transport_peers *,
-	    const struct transport_addr *, uint64_t now_ms);
+	    const struct transport_addr *, uint64_t now_ms, int serve);
 /* Forgets at most budget expired peers; returns how many. */
 unsigned transport_peers_expire(struct transport_peers *, uint64_t now_ms,
 	    unsigned budget);

@@ -32,8 +32,13 @@
  * out every served client quieter than the flood, and refusing every new
  * peer would let it lock new clients out for a whole timeout.  A new
  * legitimate client still gets in (it pushes out a spoofed one) and, once
- * clockd answers it, is safe.  Only a table full of served peers refuses
- * newcomers (counted in st.full).
+ * clockd serves it, is safe.  Only a table full of served peers refuses
+ * newcomers (counted in st.full).  Serving is sending PTP's time messages
+ * (Sync, Follow_Up, Delay_Resp, Announce, peer delay); Signaling and
+ * Management are answers clockd gives any source (a GRANT, a denial, a
+ * management response), so they do not make a peer served: a flood of
+ * spoofed REQUESTs cannot turn itself into served peers, only grants can,
+ * and clockd bounds those (its maximum of clients).
  *
  * Expiry is O(1): each list is in the order its peers were last heard, so
  * the expired peers are at its head (transport_peers_expire()), and a
@@ -477,7 +482,7 @@ transport_peer_find(struct transport_peers *t, const struct transport_addr *a,
 
 int
 transport_peer_tx(struct transport_peers *t, const struct transport_addr *a,
-    uint64_t now_ms)
+    uint64_t now_ms, int serve)
 {
 	struct transport_peer *p;
 	uint32_t i;
@@ -489,7 +494,7 @@ transport_peer_tx(struct transport_peers *t, const struct transport_addr *a,
 		t->st.tx_limited++;
 		return -EDQUOT;
 	}
-	if (p->list == TPL_PROBATION) {
+	if (serve && p->list == TPL_PROBATION) {
 		/* Served now: no newcomer may push it out (see the top). */
 		i = (uint32_t)(p - t->e) + 1;
 		list_unlink(t, i);

@@ -129,8 +129,8 @@ test_learn_lookup(void **state)
 	}
 	assert_int_equal(t.count, 1);
 	/* -EPERM for a peer never heard, as transport_send() returns. */
-	assert_int_equal(transport_peer_tx(&t, &m, T0), -EPERM);
-	assert_int_equal(transport_peer_tx(&t, &a, T0), 0);
+	assert_int_equal(transport_peer_tx(&t, &m, T0, 1), -EPERM);
+	assert_int_equal(transport_peer_tx(&t, &a, T0, 1), 0);
 	transport_peers_free(&t);
 	/* Bounds of the size. */
 	{
@@ -161,7 +161,8 @@ test_expiry(void **state)
 	/* Idle for timeout_s: forgotten by the lookup itself. */
 	assert_null(transport_peer_find(&t, &a, now + 100 * 1000));
 	assert_int_equal(t.st.expired, 1);
-	assert_int_equal(transport_peer_tx(&t, &a, now + 100 * 1000), -EPERM);
+	assert_int_equal(transport_peer_tx(&t, &a, now + 100 * 1000, 1),
+	    -EPERM);
 	assert_non_null(transport_peer_find(&t, &b, now + 159 * 1000));
 	/* The sweep takes what expired from the heads, within its budget. */
 	assert_int_equal(transport_peers_expire(&t, now + 170 * 1000, 8), 2);
@@ -203,7 +204,7 @@ test_full(void **state)
 	/* clockd serves the first 100. */
 	for (i = 0; i < 100; i++) {
 		a = v4(0x0a000000 + i);
-		assert_int_equal(transport_peer_tx(&t, &a, now), 0);
+		assert_int_equal(transport_peer_tx(&t, &a, now, 1), 0);
 	}
 	/* A spoofing host: 100,000 new sources, each heard later. */
 	for (i = 0; i < 100000; i++) {
@@ -229,7 +230,7 @@ test_full(void **state)
 	/* A new legitimate client gets in and, once served, stays. */
 	a = v4(0x0a0000ff);
 	assert_int_equal(transport_peer_learn(&t, &a, now), 1);
-	assert_int_equal(transport_peer_tx(&t, &a, now), 0);
+	assert_int_equal(transport_peer_tx(&t, &a, now, 1), 0);
 	for (i = 0; i < 5000; i++) {
 		struct transport_addr s = v4(0x0c000000 + i);
 
@@ -237,18 +238,35 @@ test_full(void **state)
 	}
 	assert_non_null(transport_peer_find(&t, &a, now));
 
+	/*
+	 * Answered with Signaling only (serve 0: a GRANT or a denial to a
+	 * spoofed REQUEST): still on probation, pushed out by newcomers.
+	 */
+	a = v4(0x0e000001);
+	assert_int_equal(transport_peer_learn(&t, &a, now), 1);
+	assert_int_equal(transport_peer_tx(&t, &a, now, 0), 0);
+	for (i = 0; i < 5000; i++) {
+		struct transport_addr s = v4(0x0f000000 + i);
+
+		transport_peer_learn(&t, &s, now);
+	}
+	assert_null(transport_peer_find(&t, &a, now));
+
 	/* Every peer served: a newcomer is refused and counted. */
 	for (i = 0; i < 100000; i++) {
 		struct transport_addr s = v4(0x0b000000 + i);
 
 		if (transport_peer_find(&t, &s, now) != NULL)
-			(void)transport_peer_tx(&t, &s, now);
+			(void)transport_peer_tx(&t, &s, now, 1);
 	}
 	for (i = 0; i < 5000; i++) {
-		struct transport_addr s = v4(0x0c000000 + i);
+		struct transport_addr s = v4(0x0c000000 + i),
+		    f = v4(0x0f000000 + i);
 
 		if (transport_peer_find(&t, &s, now) != NULL)
-			(void)transport_peer_tx(&t, &s, now);
+			(void)transport_peer_tx(&t, &s, now, 1);
+		if (transport_peer_find(&t, &f, now) != NULL)
+			(void)transport_peer_tx(&t, &f, now, 1);
 	}
 	assert_int_equal(t.head[TPL_PROBATION], 0);
 	a = v4(0x0d000001);
@@ -391,29 +409,29 @@ test_tx_limit(void **state)
 	transport_peer_learn(&t, &a, now);
 	transport_peer_learn(&t, &b, now);
 	for (i = 0; i < 64; i++)
-		assert_int_equal(transport_peer_tx(&t, &a, now), 0);
-	assert_int_equal(transport_peer_tx(&t, &a, now), -EDQUOT);
+		assert_int_equal(transport_peer_tx(&t, &a, now, 1), 0);
+	assert_int_equal(transport_peer_tx(&t, &a, now, 1), -EDQUOT);
 	assert_int_equal(t.st.tx_limited, 1);
 	/* Another peer has its own bucket. */
-	assert_int_equal(transport_peer_tx(&t, &b, now), 0);
+	assert_int_equal(transport_peer_tx(&t, &b, now, 1), 0);
 	/* 100 ms: 64 more; one second at 1000 asks: 640 + the burst. */
 	now += 100;
 	for (i = 0; i < 64; i++)
-		assert_int_equal(transport_peer_tx(&t, &a, now), 0);
-	assert_int_equal(transport_peer_tx(&t, &a, now), -EDQUOT);
+		assert_int_equal(transport_peer_tx(&t, &a, now, 1), 0);
+	assert_int_equal(transport_peer_tx(&t, &a, now, 1), -EDQUOT);
 	for (ok = 0, i = 0; i < 1000; i++)
-		ok += transport_peer_tx(&t, &a, now + 1 + i) == 0;
+		ok += transport_peer_tx(&t, &a, now + 1 + i, 1) == 0;
 	assert_true(ok >= 639 && ok <= 641);
 	/* Learning (what the peer sends) does not refill the bucket. */
 	transport_peer_learn(&t, &a, now + 1000);
-	assert_int_equal(transport_peer_tx(&t, &a, now + 1000), -EDQUOT);
+	assert_int_equal(transport_peer_tx(&t, &a, now + 1000, 1), -EDQUOT);
 	transport_peers_free(&t);
 
 	/* rate 0: no limit. */
 	table(&t, 64, 3900, 0, 1, key1);
 	transport_peer_learn(&t, &a, T0);
 	for (i = 0; i < 10000; i++)
-		assert_int_equal(transport_peer_tx(&t, &a, T0), 0);
+		assert_int_equal(transport_peer_tx(&t, &a, T0, 1), 0);
 	transport_peers_free(&t);
 }
 
