@@ -477,6 +477,9 @@ void	port_uneg_rx(struct cport *p, const struct ptp_msg *m,
  * 0 for master_rx_delay_req(). */
 int	port_uneg_rx_delay_req(struct cport *p, const struct ptp_msg *req,
 	    const struct ptp_timestamp *t4, const struct netd_rx *f);
+/* An Announce received: hybrid_e2e notes where its master is. */
+void	port_uneg_heard(struct cport *p, const struct ptp_msg *m,
+	    const struct netd_rx *f);
 /* 1 with *to when a slave's Delay_Req goes unicast to its master. */
 int	port_uneg_delay_req_to(struct cport *p, struct netd_addr *to);
 /* 1: no multicast Announce and Sync (inhibit_multicast_service). */

@@ -469,6 +469,7 @@ port_rx(struct cport *p, const struct netd_rx *f)
 		return;
 	switch (m.hdr.message_type) {
 	case PTP_MT_ANNOUNCE:
+		port_uneg_heard(p, &m, f);
 		port_rx_announce(p, &m);
 		break;
 	case PTP_MT_SYNC:

@@ -30,6 +30,8 @@
 #define UNEG_LOG_NONE		0x7F	/* logMessageInterval, 13.3.2.14 */
 #define UNEG_SIG_MAX_TLVS	8	/* answered per Signaling received */
 #define UNEG_BATCH		64
+/* hybrid_e2e: the addresses of the last masters heard Announcing */
+#define UNEG_HEARD		8
 /* a port not MASTER looks again this often whether it is */
 #define UNEG_IDLE_NS		(NS_PER_S / 4)
 
@@ -42,6 +44,12 @@ struct uneg_port {
 	int			 inhibit_mcast;	/* inhibit_multicast_service */
 	int			 hybrid;	/* hybrid_e2e */
 	struct env_timer	*t_srv, *t_cli;
+	/* hybrid_e2e slave: where each master's Announce came from */
+	struct uneg_heard {
+		struct ptp_port_identity pid;
+		struct netd_addr addr;
+		int64_t		 at;	/* 0: free */
+	}			 heard[UNEG_HEARD];
 	/* the service's counters as last logged, and when */
 	struct uneg_srv_stats	 logged;
 	int64_t			 logged_at;
@@ -476,20 +484,58 @@ port_uneg_rx_delay_req(struct cport *p, const struct ptp_msg *req,
 	return 1;
 }
 
+void
+port_uneg_heard(struct cport *p, const struct ptp_msg *m,
+    const struct netd_rx *f)
+{
+	struct uneg_port *u = p->un;
+	struct uneg_heard *h, *slot = NULL;
+	struct netd_addr from;
+	unsigned i;
+
+	if (u == NULL || !u->hybrid || uneg_src(f, &from) != 0)
+		return;
+	/* The entry of this master, or a free one, or the oldest. */
+	for (i = 0; i < UNEG_HEARD; i++) {
+		h = &u->heard[i];
+		if (h->at != 0 &&
+		    ptp_port_identity_equal(&h->pid, &m->hdr.source_port_identity)) {
+			slot = h;
+			break;
+		}
+		if (slot == NULL ||
+		    (slot->at != 0 && (h->at == 0 || h->at < slot->at)))
+			slot = h;
+	}
+	slot->pid = m->hdr.source_port_identity;
+	slot->addr = from;
+	slot->at = clock_now(p->c);
+}
+
 int
 port_uneg_delay_req_to(struct cport *p, struct netd_addr *to)
 {
+	const struct ptp_port_identity *par = &p->c->pds.parent_port_identity;
+	struct uneg_port *u = p->un;
 	struct uneg_cli *c;
 	unsigned i;
 
-	if (p->un == NULL || !p->un->client)
+	if (u == NULL)
 		return 0;
 	/* A client sends its Delay_Req to the master it is timed by. */
-	c = &p->un->cli;
-	for (i = 0; i < c->n; i++)
+	c = &u->cli;
+	for (i = 0; u->client && i < c->n; i++)
 		if (c->m[i].have_pid && ptp_port_identity_equal(&c->m[i].pid,
-		    &p->c->pds.parent_port_identity)) {
+		    par)) {
 			*to = c->m[i].addr;
+			return 1;
+		}
+	/* hybrid_e2e (multicast Sync, unicast delay): to the address the
+	 * parent's Announce came from; multicast until one has. */
+	for (i = 0; u->hybrid && i < UNEG_HEARD; i++)
+		if (u->heard[i].at != 0 &&
+		    ptp_port_identity_equal(&u->heard[i].pid, par)) {
+			*to = u->heard[i].addr;
 			return 1;
 		}
 	return 0;

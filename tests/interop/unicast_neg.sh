@@ -22,8 +22,16 @@
 #        UNICAST-MASTER.cfg and locks: its first s2 sample within
 #        LOCK_TIMEOUT s, then MEASURE s of offsets within itest_measure's
 #        servo bounds; our Signaling and Delay_Req are unicast.
+#   hsl  hybrid E2E (hybrid_e2e 1 both sides: multicast Announce and Sync,
+#        unicast Delay_Req and Delay_Resp): a ptp4l slave against our
+#        grandmaster; ptp4l's offsets within the free bounds, its
+#        Delay_Req unicast to us and every Delay_Resp of ours unicast back.
+#   hgm  the same with ptp4l as grandmaster and our slave: it locks and
+#        stays within the servo bounds, every Delay_Req of ours unicast to
+#        ptp4l's address (learned from its Announce), ptp4l's Delay_Resp
+#        unicast.
 #
-#   BUILD=build/default tests/interop/unicast_neg.sh [sl|gm]
+#   BUILD=build/default tests/interop/unicast_neg.sh [sl|gm|hsl|hgm]...
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -177,9 +185,84 @@ case_gm() {
 	itest_stop
 }
 
+# expect_count TAG FILE FILTER OP N: the number of frames FILTER matches.
+expect_count() {
+	local n
+	n=$(iop_count "$2" "$3")
+	if [ -n "$n" ] && [ "$n" "$4" "$5" ]; then
+		pass "$1: $n frames of $3"
+	else
+		fail "$1: ${n:-?} frames of $3, want $4 $5"
+	fi
+}
+
+# case_hybrid DIR: sl (ptp4l slave) or gm (ptp4l grandmaster), both ends
+# with hybrid_e2e 1.  ptp4l in the first namespace as grandmaster, in the
+# second as slave, so that MASTER_IP is always the grandmaster.
+case_hybrid() {
+	local dir=$1 mns=iou$$hm ons=iou$$hs pd od cap capid from ours theirs
+	itest_pair "$mns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	cap=$pd/capture.pcapng
+	if [ "$dir" = sl ]; then
+		iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport UDPv4 \
+			hybrid_e2e 1 slaveOnly 1 freq_est_interval 0
+		itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 \
+			priority1 100 hybrid_e2e 1
+		iop_capture_start "$ons" eth0 "$cap" || return
+		capid=$iop_capture_pid
+		itest_daemons "$mns" "$od" "$od/ptp.conf" || return
+		iop_ptp4l "$ons" "$pd" eth0 || return
+		ours="ip.src == $MASTER_IP"; theirs="ip.src == $SLAVE_IP"
+		if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
+		    "$LOCK_TIMEOUT"; then
+			fail "hsl: ptp4l printed no $FREE_SKIP offsets"
+			tail -20 "$pd/ptp4l.log"; return
+		fi
+		from=$(grep -n 'master offset' "$pd/ptp4l.log" |
+			sed -n "${FREE_SKIP}p" | cut -d: -f1)
+		sleep "$MEASURE"
+		itest_measure "hsl: ptp4l hybrid slave" "$pd/ptp4l.log" \
+			"$((from - 1))" free
+	else
+		iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport UDPv4 \
+			hybrid_e2e 1 priority1 100
+		itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 \
+			clientOnly 1 hybrid_e2e 1 virtual_clock_offset_ns 1500000000 \
+			virtual_clock_freq_ppb 80000
+		iop_capture_start "$mns" eth0 "$cap" || return
+		capid=$iop_capture_pid
+		iop_ptp4l "$mns" "$pd" eth0 || return
+		itest_daemons "$ons" "$od" "$od/ptp.conf" || return
+		ours="ip.src == $SLAVE_IP"; theirs="ip.src == $MASTER_IP"
+		if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
+			fail "hgm: our slave did not lock"
+			tail -20 "$od/clockd.log"; return
+		fi
+		sleep "$SETTLE"
+		from=$(wc -l <"$od/clockd.log")
+		sleep "$MEASURE"
+		itest_measure "hgm: our hybrid slave" "$od/clockd.log" "$from" servo
+	fi
+	iop_capture_stop "$capid"
+	local tag=h$dir
+	iop_wire_check "$tag" "$cap" "ptp" 0 1 8 9 11
+	# Sync multicast; Delay_Req to the grandmaster, Delay_Resp back,
+	# both unicast
+	expect_count "$tag" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 0 && ip.dst == 224.0.1.129" -gt 10
+	expect_count "$tag" "$cap" "ip.src == $SLAVE_IP && ptp.v2.messagetype == 1 && ip.dst == $MASTER_IP" -gt 5
+	expect_count "$tag" "$cap" "ptp.v2.messagetype == 1 && ip.dst != $MASTER_IP" -eq 0
+	expect_count "$tag" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 9 && ip.dst == $SLAVE_IP" -gt 5
+	expect_count "$tag" "$cap" "ptp.v2.messagetype == 9 && ip.dst != $SLAVE_IP" -eq 0
+	itest_stop
+}
+case_hsl() { case_hybrid sl; }
+case_hgm() { case_hybrid gm; }
+
 itest_tmpdir st
 iop_wire_selftest "$st"
-for c in ${1:-sl gm}; do
+for c in ${1:-sl gm hsl hgm}; do
 	"case_$c"
 done
 [ "$itest_fails" = 0 ] && echo "PASS: unicast_neg" && exit 0
