@@ -123,6 +123,7 @@ static const char good[] =
     "measure_from 10\n"
     "lock_threshold 500\n"
     "reference gm\n"
+    "utc_offset 36\n"
     "[node gm]\n"
     "clockClass 6\n"
     "@l2 logSyncInterval -3\n"
@@ -137,6 +138,13 @@ static const char good[] =
     "sim_ts_tail_p 0\n"
     "sim_start 30\n"
     "sim_txts_latency 5000000\n"
+    "sim_sys_offset -3000000000\n"
+    "sim_sys_freq 20000\n"
+    "sim_sys_wander 0.02\n"
+    "sim_sysoff basic\n"
+    "sim_sysoff_bracket 1800\n"
+    "sim_sysoff_latch_hi 0.5\n"
+    "sim_sysoff_quant 4\n"
     "[link l1]\n"
     "ends gm s1\n"
     "delay 500\n"
@@ -169,6 +177,7 @@ test_scenario_good(void **state)
 	assert_int_equal(s.measure_from_ns, 10 * SIM_NSEC);
 	assert_int_equal(s.lock_threshold_ns, 500);
 	assert_int_equal(s.reference, 0);
+	assert_int_equal(s.utc_offset_s, 36);
 	assert_int_equal(s.nnodes, 2);
 	assert_int_equal(s.nlinks, 2);
 	/* gm: clockClass for clockd, @l2 for its port on l2; sim_* kept. */
@@ -193,6 +202,24 @@ test_scenario_good(void **state)
 		assert_int_equal(m.quant_ns, 8);
 		assert_true(m.tail_p == 0.0);
 		assert_true(m.latency_ns == 0.0);	/* not set: kept */
+	}
+	/* The system clock's keys and its compare's. */
+	assert_int_equal(s.nodes[0].sysoff_kind, -1);
+	assert_int_equal(s.nodes[0].sys_offset_ns, 0);
+	assert_int_equal(s.nodes[1].sys_offset_ns, -3000000000LL);
+	assert_true(s.nodes[1].sys_freq_ppb == 20000.0);
+	assert_true(s.nodes[1].sys_wander == 0.02);
+	assert_int_equal(s.nodes[1].sysoff_kind, SIM_SYSOFF_BASIC);
+	{
+		struct sim_sysoff_model m;
+
+		sim_sysoff_model_default(&m, SIM_SYSOFF_BASIC);
+		scenario_sysoff_apply(&s.nodes[1], &m);
+		assert_true(m.bracket_ns == 1800.0);
+		assert_true(m.latch_hi == 0.5);
+		assert_int_equal(m.quant_ns, 4);
+		assert_true(m.latch_lo == 0.15);	/* not set: kept */
+		assert_true(m.tail_ns == 1500.0);
 	}
 	assert_int_equal(s.links[0].ends[0], 0);
 	assert_int_equal(s.links[0].ends[1], 1);
@@ -276,6 +303,17 @@ test_scenario_bad(void **state)
 		    "5 node a clock_step 1.5\n",
 		"[node a]\n[node b]\n[link l]\nends a b\n[events]\n"
 		    "5 node a netd_restart now\n",
+		"[node a]\nsim_sysoff ptm\n[node b]\n[link l]\nends a b\n",
+		"[node a]\nsim_sysoff_bogus 1\n[node b]\n[link l]\n"
+		    "ends a b\n",
+		"[node a]\nsim_sysoff_latch_lo 1.5\n[node b]\n[link l]\n"
+		    "ends a b\n",
+		"[node a]\nsim_sys_freq fast\n[node b]\n[link l]\n"
+		    "ends a b\n",
+		"[node a]\nsim_sys_bogus 1\n[node b]\n[link l]\n"
+		    "ends a b\n",
+		"[sim]\nutc_offset -1\n[node a]\n[node b]\n[link l]\n"
+		    "ends a b\n",
 		"[bogus]\n",
 		"[node a b]\n",
 		"[node a/b]\n",

@@ -363,6 +363,146 @@ test_link(void **state)
 	assert_true(sim_link_lost(&l, &r));
 }
 
+/*
+ * netd's reading of n samples (netd/sysoff.c sysoff_best()): the
+ * tightest bracket, the first of equals, its midpoint (integer halving
+ * as there); *err is the midpoint minus the latch, *w the bracket.
+ */
+static void
+tightest(const struct sim_sysoff_model *m, struct sim_rng *r, int n,
+    double *err, double *w)
+{
+	int64_t lo, hi, bw = -1, best_mid = 0;
+	double b, a;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sim_sysoff_sample(m, r, &b, &a);
+		lo = (int64_t)floor(b);
+		hi = (int64_t)floor(a);
+		if (bw < 0 || hi - lo < bw) {
+			bw = hi - lo;
+			best_mid = lo + bw / 2;
+		}
+	}
+	*err = (double)best_mid;
+	*w = (double)bw;
+}
+
+/*
+ * The compare models (model.h): each method's draws against the figures
+ * it is built from, the tightest-of-5 reading netd makes of them, and
+ * the same draws for the same stream.
+ */
+static void
+test_sysoff(void **state)
+{
+	struct sim_sysoff_model m;
+	struct sim_rng r, r2;
+	enum sim_sysoff_kind k;
+	double b, a, b2, a2, w, f, e, sum = 0, sum2 = 0, wsum = 0, fsum = 0;
+	double emax = 0;
+	int i, n = 100000;
+
+	(void)state;
+	/* Names both ways; nothing else is a method. */
+	assert_int_equal(sim_sysoff_parse("precise", &k), 0);
+	assert_int_equal(k, SIM_SYSOFF_PRECISE);
+	assert_int_equal(sim_sysoff_parse("same_base", &k), 0);
+	assert_int_equal(k, SIM_SYSOFF_SAME_BASE);
+	assert_string_equal(sim_sysoff_name(SIM_SYSOFF_EXTENDED), "extended");
+	assert_int_equal(sim_sysoff_parse("basic", &k), 0);
+	assert_int_equal(k, SIM_SYSOFF_BASIC);
+	assert_int_equal(sim_sysoff_parse("ptm", &k), -1);
+	assert_int_equal(sim_sysoff_parse("", &k), -1);
+	/* netd.proto's SysoffMethod values, as netd_sim.c passes them. */
+	assert_int_equal(SIM_SYSOFF_PRECISE, 1);
+	assert_int_equal(SIM_SYSOFF_SAME_BASE, 4);
+
+	/* PRECISE: one read, N(0, 4 ns); the PHC's 8 ns tick. */
+	sim_sysoff_model_default(&m, SIM_SYSOFF_PRECISE);
+	assert_int_equal(m.quant_ns, 8);
+	sim_rng_seed(&r, 9, 1);
+	for (i = 0; i < n; i++) {
+		sim_sysoff_sample(&m, &r, &b, &a);
+		assert_true(b == a);
+		sum += b;
+		sum2 += b * b;
+	}
+	assert_true(fabs(sum / n) < 0.1);
+	assert_true(fabs(sqrt(sum2 / n) - 4) < 0.1);
+
+	/* EXTENDED: 1000 + Exp(300) ns, latched in [0.3, 0.7] of it. */
+	sim_sysoff_model_default(&m, SIM_SYSOFF_EXTENDED);
+	sim_rng_seed(&r, 9, 2);
+	sum = 0;
+	for (i = 0; i < n; i++) {
+		sim_sysoff_sample(&m, &r, &b, &a);
+		w = a - b;
+		f = -b / w;
+		assert_true(b < 0 && a > 0 && w >= 1000);
+		assert_true(f >= 0.3 && f <= 0.7);
+		e = (a + b) / 2;	/* the midpoint's error */
+		assert_true(fabs(e) <= 0.2 * w + 1e-6);
+		wsum += w;
+		fsum += f;
+		sum += e;
+	}
+	assert_true(fabs(wsum / n - 1300) < 5);
+	assert_true(fabs(fsum / n - 0.5) < 0.003);
+	assert_true(fabs(sum / n) < 2);
+	/* netd's tightest of system_clock_samples 5: Exp(300)'s minimum of
+	 * 5 is Exp(60); the error stays within 20 % of it, unbiased, sd
+	 * 0.4 / sqrt(12) of ~1060 ns ~ 122 ns. */
+	wsum = sum = sum2 = 0;
+	for (i = 0; i < n / 5; i++) {
+		tightest(&m, &r, 5, &e, &w);
+		/* + 2: the whole-ns floors of both reads and of w / 2 */
+		assert_true(fabs(e) <= 0.2 * w + 2);
+		wsum += w;
+		sum += e;
+		sum2 += e * e;
+	}
+	assert_true(fabs(wsum / (n / 5) - 1060) < 5);
+	assert_true(fabs(sum / (n / 5)) < 3);
+	assert_true(fabs(sqrt(sum2 / (n / 5)) - 122) < 5);
+
+	/* BASIC: 2500 + Exp(1500) ns, latched early ([0.15, 0.45]): the
+	 * midpoint is always late, by 20 % of the bracket on average. */
+	sim_sysoff_model_default(&m, SIM_SYSOFF_BASIC);
+	sim_rng_seed(&r, 9, 3);
+	wsum = sum = 0;
+	for (i = 0; i < n; i++) {
+		sim_sysoff_sample(&m, &r, &b, &a);
+		w = a - b;
+		e = (a + b) / 2;
+		assert_true(w >= 2500);
+		assert_true(e >= 0.05 * w - 1e-6 && e <= 0.35 * w + 1e-6);
+		if (e > emax)
+			emax = e;
+		wsum += w;
+		sum += e;
+	}
+	assert_true(fabs(wsum / n - 4000) < 20);
+	assert_true(fabs(sum / n - 0.2 * wsum / n) < 5);
+	assert_true(emax > 2000);	/* a long bracket: microseconds */
+
+	/* SAME_BASE: exact. */
+	sim_sysoff_model_default(&m, SIM_SYSOFF_SAME_BASE);
+	sim_sysoff_sample(&m, &r, &b, &a);
+	assert_true(b == 0 && a == 0);
+
+	/* The same stream, the same draws. */
+	sim_sysoff_model_default(&m, SIM_SYSOFF_EXTENDED);
+	sim_rng_seed(&r, 77, 0x505);
+	sim_rng_seed(&r2, 77, 0x505);
+	for (i = 0; i < 1000; i++) {
+		sim_sysoff_sample(&m, &r, &b, &a);
+		sim_sysoff_sample(&m, &r2, &b2, &a2);
+		assert_true(b == b2 && a == a2);
+	}
+}
+
 int
 main(void)
 {
@@ -377,6 +517,7 @@ main(void)
 		cmocka_unit_test(test_ts_hw),
 		cmocka_unit_test(test_ts_sw),
 		cmocka_unit_test(test_link),
+		cmocka_unit_test(test_sysoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
