@@ -31,8 +31,8 @@ t0=$SECONDS
 BENCH_ONLY=${BENCH_ONLY:-traffic sync cpu}
 for part in $BENCH_ONLY; do
 	case $part in
-	traffic|sync|cpu) bash "$here/$part.sh" ;;
-	*) echo "run.sh: BENCH_ONLY: traffic, sync or cpu, not $part" >&2; exit 2 ;;
+	traffic|sync|cpu|scale) bash "$here/$part.sh" ;;
+	*) echo "run.sh: BENCH_ONLY: traffic, sync, cpu or scale, not $part" >&2; exit 2 ;;
 	esac
 done
 python3 - "$data/info.json" "$BENCH_MODE" "$((SECONDS - t0))" \

@@ -1,0 +1,129 @@
+#!/bin/bash
+# scale.sh - a grandmaster serving N unicast clients with negotiation
+# (issue 15, item 5): ours (ptp-netd + ptp-clockd, unicast_listen 1)
+# beside ptp4l (unicast_listen 1), each alone on a veth pair of its own,
+# one after the other, L2, software time stamps.  tests/bench/uclients
+# plays the N clients in the other namespace: each requests Announce, Sync
+# and Delay_Resp grants and sends Delay_Reqs at its granted rate.
+#
+# For each N in SCALE_N and each logSyncInterval in SCALE_RATES (0: one
+# Sync a second; -4: sixteen), after WARM s, over MEASURE s:
+#   - the grandmaster's CPU: on-CPU time of every thread of its processes
+#     (netd + clockd, or ptp4l), as a share of one core and as µs per
+#     client per second;
+#   - its peak RSS (VmHWM) at the end;
+#   - what the clients saw (uclients' JSON): grants and refusals per
+#     message type, messages a second, and per client the Syncs and
+#     Delay_Resps received as a fraction of what its grants promise.
+# ptp4l runs with free_running 1 and kernel_leap 0 (lib.sh); our
+# grandmaster disciplines netd's virtual clock only.
+#
+#   BUILD=... BENCH_OUT=DIR [BENCH_MODE=smoke] tests/bench/scale.sh
+# writes DIR/scale.json.  Variables: SCALE_N (default "100 1000 10000";
+# smoke "50"), SCALE_RATES (default "0 -4"; smoke "0"), WARM, MEASURE
+# (default 15 30; smoke 6 4), SCALE_IMPLS (default "ours ptp4l").
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+if [ "$BENCH_MODE" = smoke ]; then
+	SCALE_N=${SCALE_N:-50} SCALE_RATES=${SCALE_RATES:-0}
+	WARM=${WARM:-6} MEASURE=${MEASURE:-4}
+else
+	SCALE_N=${SCALE_N:-100 1000 10000} SCALE_RATES=${SCALE_RATES:-0 -4}
+	WARM=${WARM:-15} MEASURE=${MEASURE:-30}
+fi
+SCALE_IMPLS=${SCALE_IMPLS:-ours ptp4l}
+UCLIENTS=$BUILD/tests/bench/uclients
+[ -x "$UCLIENTS" ] || die "no $UCLIENTS (make tests/bench/uclients)"
+
+# cpu_ns PID: on-CPU time of all the threads of PID, ns.
+cpu_ns() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ n += $1 } END { printf "%.0f\n", n }'
+}
+
+# server IMPL N DIR NS: start that grandmaster in NS; its PIDs in srv_pids.
+server() {
+	local impl=$1 n=$2 dir=$3 ns=$4 nv cv pv
+	case $impl in
+	ours)
+		bench_ours nv cv "$ns" "$dir" network_transport L2 \
+			unicast_listen 1 inhibit_multicast_service 1 \
+			hybrid_e2e 1 serverOnly 1 priority1 100 \
+			unicast_max_clients $((n + 16)) \
+			max_unicast_peers $((n + 16))
+		srv_pids=("$nv" "$cv")
+		;;
+	ptp4l)
+		bench_ptp4l pv "$ns" "$dir" master network_transport L2 \
+			unicast_listen 1 inhibit_multicast_service 1 hybrid_e2e 1
+		srv_pids=("$pv")
+		;;
+	esac
+}
+
+# is_master IMPL DIR: the grandmaster's port is MASTER.
+is_master() {
+	case $1 in
+	ours) "$PTPCTL" -f "$2/ptp.conf" --json status 2>/dev/null |
+		python3 -c 'import json,sys; j=json.load(sys.stdin); sys.exit(0 if j["ports"][0]["state"] == "MASTER" else 1)' ;;
+	ptp4l) grep -q "assuming the grand master role" "$2/ptp4l.log" 2>/dev/null ;;
+	esac
+}
+
+results=()
+run=0
+for impl in $SCALE_IMPLS; do
+	for n in $SCALE_N; do
+		for rate in $SCALE_RATES; do
+			run=$((run + 1))
+			g=bsg$$r$run c=bsc$$r$run dir=$bench_tmp/$impl-$n-$rate
+			bench_pair "$g" "$c"
+			server "$impl" "$n" "$dir" "$g"
+			t0=$SECONDS
+			until is_master "$impl" "$dir"; do
+				((SECONDS - t0 > 30)) && die "scale: $impl did not become master"
+				sleep 0.5
+			done
+			mac=$(ip -n "$g" link show eth0 | awk '/ether/ { print $2 }')
+			say "scale: $impl, $n clients, logSyncInterval $rate"
+			ip netns exec "$c" "$UCLIENTS" eth0 "$mac" "$n" "$rate" \
+				"$MEASURE" "$WARM" >"$dir/uclients.json" 2>"$dir/uclients.err" &
+			up=$!
+			sleep "$WARM"
+			declare -A c0=() c1=()
+			for p in "${srv_pids[@]}"; do c0[$p]=$(cpu_ns "$p"); done
+			sleep "$MEASURE"
+			for p in "${srv_pids[@]}"; do c1[$p]=$(cpu_ns "$p"); done
+			wait "$up" || die "scale: uclients failed: $(cat "$dir/uclients.err")"
+			bench_alive "${srv_pids[@]}" || die "scale: $impl exited"
+			cpu=0 hwm=0
+			for p in "${srv_pids[@]}"; do
+				cpu=$((cpu + c1[$p] - c0[$p]))
+				hwm=$((hwm + $(bench_hwm_kb "$p")))
+			done
+			results+=("$(python3 - "$impl" "$n" "$rate" "$cpu" "$MEASURE" "$hwm" "$dir/uclients.json" <<'PY'
+import json, sys
+impl, n, rate, cpu, measure, hwm, cl = sys.argv[1:]
+n, cpu, measure = int(n), int(cpu), float(measure)
+c = json.load(open(cl))
+print(json.dumps({"impl": impl, "clients": n, "log_sync": int(rate),
+                  "cpu_cores": cpu / 1e9 / measure,
+                  "cpu_us_per_client_s": cpu / 1e3 / measure / n,
+                  "peak_rss_kb": int(hwm), "uclients": c}))
+PY
+)")
+			say "scale: ${results[-1]}"
+			bench_stop "${srv_pids[@]}"
+			ip netns del "$g"; ip netns del "$c"
+			keep=(); for x in "${itest_nss[@]}"; do
+				[ "$x" = "$g" ] || [ "$x" = "$c" ] || keep+=("$x")
+			done; itest_nss=("${keep[@]}")
+		done
+	done
+done
+printf '%s\n' "${results[@]}" | python3 -c '
+import json, sys
+json.dump({"runs": [json.loads(l) for l in sys.stdin if l.strip()]},
+          open(sys.argv[1], "w"), indent=1)' "$BENCH_OUT/scale.json"
+say "scale: wrote $BENCH_OUT/scale.json"
