@@ -23,7 +23,10 @@
 #      `ptpctl netd`, and the connection stays up;
 #   4. netd restarted with port_tx_rate 200: of a burst of 1,000 multicast
 #      frames at most the port's burst (84) + 200/s leave, the rest are
-#      counted RATE_LIMITED.
+#      counted RATE_LIMITED;
+#   5. with unicast_peer_timeout 10, B is refused BAD_DESTINATION 11 s after
+#      it was last heard, although netd sent to it meanwhile, and reachable
+#      once heard again.
 #
 #   BUILD=build/default bash tests/integration/peers.sh
 #   BUILD=build/default SAN_BUILD=build/sanitizers bash tests/integration/peers.sh
@@ -289,7 +292,7 @@ for pid in "${itest_pids[@]}"; do
 done
 itest_pids=("${keep[@]}")
 rm -f "$W/netd.sock" "$W/netd-ctl.sock"
-sed -i 's/^\[global\]$/[global]\nport_tx_rate 200/' "$W/ptp.conf"
+sed -i 's/^\[global\]$/[global]\nport_tx_rate 200\nunicast_peer_timeout 10/' "$W/ptp.conf"
 itest_start "$A" "$W/netd2.log" "$NETD" -m -f "$W/ptp.conf"
 netd_pid=${itest_pids[-1]}
 itest_wait_file "$W/netd.sock" 10 || { fail "netd did not restart"; cat "$W/netd2.log"; exit 1; }
@@ -307,6 +310,32 @@ if [ -n "$el" ] && [ "${arrived:-0}" -ge 84 ] && [ "$arrived" -le "$max" ] &&
 	pass "port limit: $arrived of $n multicast frames left (at most $max), the rest counted RATE_LIMITED"
 else
 	fail "port limit: ${arrived:-?} of $n left (want 84..$max), $lim counted"; cat "$W/counted.out"
+fi
+
+# ---- 5. expiry (unicast_peer_timeout 10): only what B sends keeps it -----
+inB "$CLIENT" inject eth0 --msg announce --seq 3 >/dev/null
+sleep 0.3
+t0=$SECONDS
+out1=$(send "$macb" 1 6000)
+sleep 5
+out2=$(send "$macb" 1 6001)	# netd sending to B does not keep it
+sleep $((11 - (SECONDS - t0)))
+before=$(refused eth0 bad_destination)
+out3=$(send "$macb" 1 6002)
+if ! grep -q '^ANSWER' <<<"$out1$out2" &&
+    grep -q 'ANSWER error .*has not heard from' <<<"$out3" &&
+    [ "$(refused eth0 bad_destination)" = $((before + 1)) ]; then
+	pass "unicast_peer_timeout 10: B reachable at 0 and 5 s, refused BAD_DESTINATION 11 s after it was last heard"
+else
+	fail "expiry: $out1 / $out2 / $out3"
+fi
+inB "$CLIENT" inject eth0 --msg announce --seq 4 >/dev/null
+sleep 0.3
+out=$(send "$macb" 1 6003)
+if ! grep -q '^ANSWER' <<<"$out"; then
+	pass "B heard again: reachable again"
+else
+	fail "B heard again, still refused: $out"
 fi
 alive
 if grep -qE 'runtime error|ERROR: AddressSanitizer' "$W/netd.log" "$W/netd2.log"; then
