@@ -505,6 +505,32 @@ else
 	fail "sysclk_hw_*: RMS precise ${rp:-?}, extended ${re:-?}, basic ${rb:-?} ns; mean extended ${me:-?}, basic ${mb:-?} ns"
 fi
 
+# What the figures are measured against: true TAI for the PTP clocks and
+# true UTC (TAI less [sim] utc_offset) for the system clocks, whatever
+# the engines believe.  A grandmaster announcing currentUtcOffset 38 (not
+# traceable) in a world of 37: its PHC, following its UTC system clock,
+# runs 1 s ahead of TAI and so does s1's; s1 believes the larger offset
+# (as ptp4l) and its system clock is on UTC.  Announcing 36, s1 keeps its
+# own 37 (a smaller untraceable offset is not believed): both its clocks
+# are 1 s behind.  At 120 s, s1's (PHC, system clock) offsets in ns.
+for u in 38:1000000000:0 36:-1000000000:-1000000000; do
+	IFS=: read -r off wp ws <<<"$u"
+	sed "/^\[node gm\]/a utc_offset $off" \
+	    "$SCEN/sysclk_hw_precise.sim" >"$tmp/utc$off.sim"
+	"$SIM" -q -d 120 -o "$tmp/utc$off.trace" "$tmp/utc$off.sim" \
+	    >/dev/null 2>&1
+	got=$(awk '$2 == "s1" && $1 + 0 == 120 { print $3, $8 }' \
+	    "$tmp/utc$off.trace")
+	if [ -n "$got" ] && awk -v g="$got" -v p="$wp" -v s="$ws" 'BEGIN {
+	    split(g, v, " "); dp = v[1] - p; ds = v[2] - s
+	    exit !(dp > -1000 && dp < 1000 && ds > -1000 && ds < 1000) }'
+	then
+		pass "sysclk_hw_precise, gm utc_offset $off: s1's PHC - TAI, system clock - UTC: $got ns"
+	else
+		fail "sysclk_hw_precise, gm utc_offset $off: s1's PHC - TAI, system clock - UTC: '${got}' ns, not $wp, $ws (+-1 us)"
+	fi
+done
+
 # No engine ever broke netd's protocol (netd_closes: the simulated netd
 # ran netd's own checks of every frame and clock request, libnetd.a's
 # check_send_frame()/check_clock_request(), and closed the connection).
