@@ -284,6 +284,36 @@ def cpu(c, out):
     out.append("")
 
 
+def scale(c, out):
+    out.append("## 4. A grandmaster serving N unicast clients (scale.sh)\n")
+    out.append("L2, software time stamps, negotiation: every client asks for "
+               "Announce (1 per 2 s), Sync and Delay_Resp grants and sends "
+               "Delay_Reqs at its granted rate (tests/bench/uclients).  "
+               "Each grandmaster runs alone; CPU is its processes' on-CPU "
+               "time over the window (netd + clockd, or ptp4l).  *Served*: "
+               "clients holding all three grants at the end; *Sync min*: "
+               "the least-served client's Syncs against its grant.\n")
+    out.append("| grandmaster | clients | Sync/s each | served | refused | "
+               "CPU (cores) | µs per client per s | Sync/s in all | "
+               "Sync min / median | Delay_Resp min | peak RSS (KiB) |")
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+               "---: | ---: | ---: |")
+    for r in c.get("runs", []):
+        u = r["uclients"]
+        sf = u.get("sync_fraction") or {}
+        df = u.get("delay_resp_fraction") or {}
+        ref = sum(u["refusals"].values())
+        out.append("| %s | %d | %g | %d | %d | %.3f | %.1f | %.0f | %s / %s "
+                   "| %s | %d |" % (
+                       r["impl"], r["clients"], 2.0 ** -r["log_sync"],
+                       u["served"], ref, r["cpu_cores"],
+                       r["cpu_us_per_client_s"], u["rx_per_s"]["sync"],
+                       fmt(sf.get("min"), "{:.2f}"),
+                       fmt(sf.get("median"), "{:.2f}"),
+                       fmt(df.get("min"), "{:.2f}"), r["peak_rss_kb"]))
+    out.append("")
+
+
 def reading(parts):
     r = []
     t = parts.get("traffic.json")
@@ -425,7 +455,7 @@ def main():
                "with free_running 1: it measures, never adjusts a clock.\n")
     parts = {}
     for name, fn in (("traffic.json", traffic), ("sync.json", sync),
-                     ("cpu.json", cpu)):
+                     ("cpu.json", cpu), ("scale.json", scale)):
         if name[:-5] not in info.get("parts", [name[:-5]]):
             out.append("(%s: not run; BENCH_ONLY=%s)\n" % (
                 name[:-5], " ".join(info["parts"])))

@@ -26,7 +26,7 @@ trap 'exit 130' INT TERM
 export BUILD BENCH_OUT=$out BENCH_MODE=smoke
 
 # traffic.sh alone (it saturates a CPU with its flood), then sync.sh and
-# cpu.sh side by side, which keeps the test near 70 s.
+# cpu.sh side by side, then scale.sh (50 clients each, ~30 s).
 smoke() {	# SCRIPT...
 	local s i=0
 	for s in "$@"; do
@@ -47,6 +47,24 @@ smoke() {	# SCRIPT...
 }
 smoke traffic
 smoke sync cpu
+smoke scale
+# scale.sh: each grandmaster, ours and ptp4l, served every client: all
+# three grants, none refused, and Syncs to the least-served client.
+if python3 - "$out/scale.json" <<'EOF'
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+bad = [r["impl"] for r in runs
+       if r["uclients"]["served"] != r["clients"]
+       or sum(r["uclients"]["refusals"].values())
+       or not (r["uclients"]["sync_fraction"] or {}).get("min")]
+if sorted(r["impl"] for r in runs) != ["ours", "ptp4l"] or bad:
+    sys.exit("FAIL: scale.json: " + json.dumps(runs))
+EOF
+then
+	echo "PASS: scale.sh: ours and ptp4l each served every client (grants, Syncs)"
+else
+	fails=$((fails + 1))
+fi
 printf '{"date": "smoke", "mode": "smoke", "machine": "%s", "cpu": "%s", "nproc": %s, "kernel": "%s", "ptpsep": "%s", "linuxptp": "%s", "iperf3": "%s", "perf": "%s", "elapsed": "0 s"}\n' \
 	"$(uname -m)" x "$(nproc)" "$(uname -r)" "$("$BUILD/ctl/ptpctl" -v 2>&1 | head -1)" \
 	"$(ptp4l -v 2>&1)" "$(dpkg-query -W -f='${Version}' iperf3)" x >"$out/info.json"
@@ -89,7 +107,8 @@ if python3 "$bench/report.py" "$out" "$out/report.md" --check; then
 		'| system calls/s |' '| 128 + 128 | slave | system calls/s |' \
 		'| wake-ups/s |' '| 128 + 128 | master | wake-ups/s |' \
 		'| 128 + 128 | slave | µs CPU per wake-up |' \
-		'ptpsep, slave side, at 128 + 128'; do
+		'ptpsep, slave side, at 128 + 128' '## 4. A grandmaster serving N' \
+		'| ours | 50 | 1 | 50 | 0 |' '| ptp4l | 50 | 1 | 50 | 0 |'; do
 		grep -qF -- "$h" "$out/report.md" || { echo "FAIL: report lacks $h"; fails=$((fails + 1)); }
 	done
 	echo "PASS: report with every figure"
