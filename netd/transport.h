@@ -318,9 +318,14 @@ size_t	transport_peers_bytes(const struct transport_peer_params *);
  */
 int	transport_peer_learn(struct transport_peers *,
 	    const struct transport_addr *, uint64_t now_ms);
-/* A configured peer: never expires, never evicted.  0, -EINVAL, -ENOSPC. */
+/*
+ * A configured peer: never expires, never evicted.  0, -EINVAL, -ENOSPC.
+ * _at: at now_ms (CLOCK_MONOTONIC, as every other call of the table's).
+ */
 int	transport_peer_pin(struct transport_peers *,
 	    const struct transport_addr *);
+int	transport_peer_pin_at(struct transport_peers *,
+	    const struct transport_addr *, uint64_t now_ms);
 /* The peer, or NULL when unknown or expired (then it is forgotten). */
 struct transport_peer *transport_peer_find(struct transport_peers *,
 	    const struct transport_addr *, uint64_t now_ms);

@@ -447,7 +447,13 @@ transport_peer_learn(struct transport_peers *t,
 int
 transport_peer_pin(struct transport_peers *t, const struct transport_addr *a)
 {
-	uint64_t now_ms = transport_now_ms();
+	return transport_peer_pin_at(t, a, transport_now_ms());
+}
+
+int
+transport_peer_pin_at(struct transport_peers *t,
+    const struct transport_addr *a, uint64_t now_ms)
+{
 	uint32_t i, bkt;
 
 	if (!addr_valid(a))

@@ -454,6 +454,199 @@ test_tb_wrap(void **state)
 	assert_int_equal(transport_tb_take(&tb, 10, 4, now), 0);
 }
 
+/* ---- a model: the same rules, naively, against the table ---------------- */
+
+#define MODEL_MAX	32
+#define MODEL_ADDRS	96
+
+struct model_peer {
+	int in;
+	uint8_t list;
+	uint32_t heard_s;
+	uint64_t seq;		/* order on its list */
+};
+
+static struct model_peer mp[MODEL_ADDRS];
+static uint64_t mseq;
+static unsigned mcount;
+
+static int
+model_expired(const struct model_peer *m, uint64_t now, unsigned timeout)
+{
+	return m->list != TPL_PINNED &&
+	    (uint32_t)(now / 1000) - m->heard_s >= timeout;
+}
+
+/* The peer at the head of a list (the least seq), or -1. */
+static int
+model_head(uint8_t list)
+{
+	int i, h = -1;
+
+	for (i = 0; i < MODEL_ADDRS; i++)
+		if (mp[i].in && mp[i].list == list &&
+		    (h < 0 || mp[i].seq < mp[h].seq))
+			h = i;
+	return h;
+}
+
+static unsigned
+model_expire(uint64_t now, unsigned timeout, unsigned budget)
+{
+	static const uint8_t lists[] = { TPL_PROBATION, TPL_SERVED };
+	unsigned n = 0, k;
+	int h;
+
+	for (k = 0; k < 2; k++)
+		while (n < budget && (h = model_head(lists[k])) >= 0 &&
+		    model_expired(&mp[h], now, timeout)) {
+			mp[h].in = 0;
+			mcount--;
+			n++;
+		}
+	return n;
+}
+
+static int
+model_insert(int i, uint64_t now, unsigned timeout, uint8_t list)
+{
+	int h;
+
+	(void)model_expire(now, timeout, 2);
+	if (mcount >= MODEL_MAX) {
+		if ((h = model_head(TPL_PROBATION)) < 0)
+			return 0;
+		mp[h].in = 0;
+		mcount--;
+	}
+	mp[i].in = 1;
+	mp[i].list = list;
+	mp[i].heard_s = (uint32_t)(now / 1000);
+	mp[i].seq = ++mseq;
+	mcount++;
+	return 1;
+}
+
+/* Walks the table: every chain entry counted once, lists consistent. */
+static void
+check_structure(const struct transport_peers *t)
+{
+	unsigned b, n = 0, l, k;
+	uint32_t i, prev;
+
+	for (b = 0; b < t->nbucket; b++)
+		for (i = t->bucket[b]; i != 0; i = t->e[i - 1].next) {
+			assert_true(i <= t->hw);
+			assert_int_equal(transport_peer_hash(t->key,
+			    &t->e[i - 1].addr) & (t->nbucket - 1), b);
+			n++;
+		}
+	assert_int_equal(n, t->count);
+	for (n = 0, l = TPL_PROBATION; l < TPL_NUM; l++) {
+		prev = 0;
+		for (k = 0, i = t->head[l]; i != 0; i = t->e[i - 1].succ) {
+			assert_int_equal(t->e[i - 1].list, l);
+			assert_int_equal(t->e[i - 1].prev, prev);
+			prev = i;
+			k++;
+		}
+		assert_int_equal(t->tail[l], prev);
+		n += k;
+	}
+	assert_int_equal(n, t->count);
+}
+
+/*
+ * 200,000 random operations (learn, send, look up, sweep, pin) on a
+ * table of 32 over 96 addresses, with time moving on, against the model:
+ * the same answers and count after each, and the chains and lists whole
+ * (eviction, expiry, refusal when full of served peers, the free list).
+ */
+static void
+test_model(void **state)
+{
+	const unsigned timeout = 20;
+	struct transport_peers t;
+	struct transport_addr a;
+	uint64_t now = T0;
+	unsigned seed = 12345, step, op, i, r;
+	int got, want;
+
+	(void)state;
+	memset(mp, 0, sizeof(mp));
+	mseq = 0;
+	mcount = 0;
+	table(&t, MODEL_MAX, timeout, 0, 1, key1);
+	for (step = 0; step < 200000; step++) {
+		seed = seed * 1103515245u + 12345u;
+		r = seed >> 8;
+		op = r % 100;
+		i = (r / 100) % MODEL_ADDRS;
+		a = v4(0x0a000000 + i);
+		/* Time moves on, slowly in the third quarter: the table
+		 * fills with served peers and refuses newcomers. */
+		now += (r >> 20) % (step / 50000 == 2 ? 400 : 3) == 0 ?
+		    (r >> 12) % 700 : 0;
+		if (op < 50) {
+			got = transport_peer_learn(&t, &a, now);
+			if (mp[i].in) {
+				mp[i].heard_s = (uint32_t)(now / 1000);
+				if (mp[i].list != TPL_PINNED)
+					mp[i].seq = ++mseq;
+				want = 1;
+			} else
+				want = model_insert((int)i, now, timeout,
+				    TPL_PROBATION);
+			assert_int_equal(got, want);
+		} else if (op < 70) {
+			int serve = op < 65;
+
+			got = transport_peer_tx(&t, &a, now, serve);
+			if (mp[i].in && model_expired(&mp[i], now, timeout)) {
+				mp[i].in = 0;
+				mcount--;
+			}
+			want = mp[i].in ? 0 : -EPERM;
+			if (mp[i].in && serve && mp[i].list == TPL_PROBATION) {
+				mp[i].list = TPL_SERVED;
+				mp[i].seq = ++mseq;
+			}
+			assert_int_equal(got, want);
+		} else if (op < 95) {
+			got = transport_peer_find(&t, &a, now) != NULL;
+			if (mp[i].in && model_expired(&mp[i], now, timeout)) {
+				mp[i].in = 0;
+				mcount--;
+			}
+			assert_int_equal(got, mp[i].in);
+		} else if (op < 99) {
+			assert_int_equal(transport_peers_expire(&t, now, 3),
+			    model_expire(now, timeout, 3));
+		} else if (i < 4) {
+			/* A few configured peers. */
+			got = transport_peer_pin_at(&t, &a, now);
+			if (mp[i].in) {
+				mp[i].list = TPL_PINNED;
+				mp[i].seq = ++mseq;
+				want = 0;
+			} else
+				want = model_insert((int)i, now, timeout,
+				    TPL_PINNED) ? 0 : -ENOSPC;
+			assert_int_equal(got, want);
+		}
+		assert_int_equal(t.count, mcount);
+		if (step % 1000 == 0)
+			check_structure(&t);
+	}
+	check_structure(&t);
+	assert_true(t.st.evicted > 0 && t.st.expired > 0 && t.st.full > 0);
+	print_message("model: %llu learned, %llu evicted, %llu expired, "
+	    "%llu refused (full)\n", (unsigned long long)t.st.learned,
+	    (unsigned long long)t.st.evicted,
+	    (unsigned long long)t.st.expired, (unsigned long long)t.st.full);
+	transport_peers_free(&t);
+}
+
 int
 main(void)
 {
@@ -465,6 +658,7 @@ main(void)
 		cmocka_unit_test(test_collisions),
 		cmocka_unit_test(test_tx_limit),
 		cmocka_unit_test(test_tb_wrap),
+		cmocka_unit_test(test_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
