@@ -477,6 +477,9 @@ void	port_uneg_rx(struct cport *p, const struct ptp_msg *m,
  * 0 for master_rx_delay_req(). */
 int	port_uneg_rx_delay_req(struct cport *p, const struct ptp_msg *req,
 	    const struct ptp_timestamp *t4, const struct netd_rx *f);
+/* netd's peer table was reset (LinkEvent, netd lost): send unicast only
+ * to addresses heard since. */
+void	port_uneg_peers_reset(struct cport *p);
 /* An Announce received: hybrid_e2e notes where its master is. */
 void	port_uneg_heard(struct cport *p, const struct ptp_msg *m,
 	    const struct netd_rx *f);

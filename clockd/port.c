@@ -383,6 +383,7 @@ void
 port_link(struct cport *p, int up)
 {
 	p->link_up = up;
+	port_uneg_peers_reset(p);
 	if (!up)
 		port_dispatch(p, EV_FAULT_DETECTED, 0);
 	else if (p->state == PS_FAULTY && p->enabled)
@@ -392,6 +393,7 @@ port_link(struct cport *p, int up)
 void
 port_netd_lost(struct cport *p)
 {
+	port_uneg_peers_reset(p);
 	port_dispatch(p, EV_FAULT_DETECTED, 0);
 }
 

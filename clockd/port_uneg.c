@@ -415,6 +415,8 @@ port_uneg_rx(struct cport *p, const struct ptp_msg *m, const struct netd_rx *f)
 	if (!uneg_target_ok(p, &m->body.signaling.target_port_identity) ||
 	    uneg_src(f, &from) != 0)
 		return;
+	if (u->server)
+		uneg_srv_heard(&u->srv, src, &from);
 	/* ptp_msg_parse() checked every negotiation TLV. */
 	ptp_tlv_iter_msg(&it, m);
 	while (ptp_tlv_next(&it, &tlv) > 0 && n < UNEG_SIG_MAX_TLVS) {
@@ -472,6 +474,9 @@ port_uneg_rx_delay_req(struct cport *p, const struct ptp_msg *req,
 	if (p->un == NULL || !p->un->hybrid ||
 	    !(req->hdr.flags & PTP_FLAG_UNICAST) || uneg_src(f, &from) != 0)
 		return 0;
+	if (p->un->server)
+		uneg_srv_heard(&p->un->srv, &req->hdr.source_port_identity,
+		    &from);
 	if (p->state != PS_MASTER || p->delay_mechanism != DM_E2E)
 		return 1;
 	msg_header(p, &m, PTP_MT_DELAY_RESP, req->hdr.sequence_id,
@@ -482,6 +487,21 @@ port_uneg_rx_delay_req(struct cport *p, const struct ptp_msg *req,
 	    req->hdr.source_port_identity;
 	(void)uneg_send(p, &from, &m, NULL);
 	return 1;
+}
+
+void
+port_uneg_peers_reset(struct cport *p)
+{
+	struct uneg_port *u = p->un;
+
+	/* netd closes the connection on a unicast frame to an address not
+	 * in its peer table (doc/design.md); after a reopen or a new netd
+	 * the table holds only the configured masters. */
+	if (u == NULL)
+		return;
+	if (u->server)
+		uneg_srv_unheard(&u->srv);
+	memset(u->heard, 0, sizeof(u->heard));
 }
 
 void

@@ -212,6 +212,7 @@ uneg_srv_request(struct uneg_srv *s, const struct ptp_port_identity *pid,
 	}
 	dur = req->duration < s->lim.max_duration ? req->duration :
 	    s->lim.max_duration;
+	s->c[i].heard = 1;
 	g = &s->c[i].g[k];
 	/* A new period (or a new grant) starts on its grid; a renewal of
 	 * the same period keeps its slot. */
@@ -285,7 +286,8 @@ uneg_srv_due(struct uneg_srv *s, enum uneg_kind k, int64_t now,
 		if (!s->c[i].used || g->expires == 0 || g->expires <= now ||
 		    g->next_due > now)
 			continue;
-		out[n++] = i;
+		if (s->c[i].heard)
+			out[n++] = i;
 		/* The next slot of the grid: a late wake-up skips the
 		 * missed ones rather than sending a burst. */
 		g->next_due = grid_next(now + 1, g->log_period);
@@ -304,6 +306,25 @@ uneg_srv_next_due(const struct uneg_srv *s, enum uneg_kind k)
 		    s->c[i].g[k].next_due < t)
 			t = s->c[i].g[k].next_due;
 	return t;
+}
+
+void
+uneg_srv_unheard(struct uneg_srv *s)
+{
+	unsigned i;
+
+	for (i = 0; s->c != NULL && i < s->lim.max_clients; i++)
+		s->c[i].heard = 0;
+}
+
+void
+uneg_srv_heard(struct uneg_srv *s, const struct ptp_port_identity *pid,
+    const struct netd_addr *addr)
+{
+	int32_t i = srv_find(s, pid, addr);
+
+	if (i >= 0)
+		s->c[i].heard = 1;
 }
 
 int

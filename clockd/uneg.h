@@ -70,6 +70,9 @@ struct uneg_client {
 	struct uneg_grant g[UNEG_NKINDS];
 	int32_t		 next;		/* hash chain or free list, -1 */
 	uint8_t		 used;
+	/* netd has this address in its peer table: it sends nothing to an
+	 * address it lost (a port reopen, a new netd) until heard again */
+	uint8_t		 heard;
 };
 
 struct uneg_srv_stats {
@@ -110,12 +113,21 @@ void	uneg_srv_expire(struct uneg_srv *s, int64_t now);
 /*
  * Clients due a message of kind k at now: up to max of their indexes into
  * out, each grant moved to its next slot on its period's grid.  Returns
- * how many.  Expired grants are not served.
+ * how many.  Expired grants are not served, nor unheard clients (their
+ * slots pass).
  */
 unsigned uneg_srv_due(struct uneg_srv *s, enum uneg_kind k, int64_t now,
 	    uint32_t *out, unsigned max);
 /* The earliest next_due of kind k (INT64_MAX: none). */
 int64_t	uneg_srv_next_due(const struct uneg_srv *s, enum uneg_kind k);
+/*
+ * netd's peer table was reset (a port reopen, a reconnection): no client
+ * is served until uneg_srv_heard() says netd heard it again (its
+ * Signaling or Delay_Req); their grants run on meanwhile.
+ */
+void	uneg_srv_unheard(struct uneg_srv *s);
+void	uneg_srv_heard(struct uneg_srv *s, const struct ptp_port_identity *pid,
+	    const struct netd_addr *addr);
 /* 1 when pid at addr holds a live grant of kind k. */
 int	uneg_srv_has(const struct uneg_srv *s,
 	    const struct ptp_port_identity *pid, const struct netd_addr *addr,

@@ -23,6 +23,14 @@
 # the MEASURE s after the flood within itest_measure's bounds (mode free,
 # as tests/interop/sync.sh for a free-running ptp4l).
 #
+# Then our netd restarts under our clockd, the flood's 99 grants still
+# running: the new netd's peer table holds none of their (spoofed)
+# addresses, and a unicast frame to an address netd has not heard closes
+# clockd's connection.  clockd must serve only clients heard since (ptp4l
+# once its Delay_Req or Signaling comes): one reconnection and no closed
+# connection after it, and ptp4l served again (FREE_SKIP offsets within
+# RESTART_TIMEOUT s).
+#
 #   BUILD=build/default tests/integration/uneg_abuse.sh
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,6 +53,7 @@ iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport UDPv4 \
 	unicast_req_duration 60 freq_est_interval 0
 printf '[unicast_master_table]\ntable_id 1\nlogQueryInterval 0\nUDPv4 %s\n[eth0]\nunicast_master_table 1\n[global]\nfree_running 1\nkernel_leap 0\n' \
 	"$GM" >>"$pd/ptp4l.conf"
+netd_i=${#itest_pids[@]}
 itest_daemons "$gns" "$od" "$od/ptp.conf" || exit 1
 iop_ptp4l "$cns" "$pd" eth0 || exit 1
 
@@ -102,6 +111,32 @@ par=$(iop_pmc_field "$cns" "$pd" 'GET PARENT_DATA_SET' parentPortIdentity)
 [ -n "$cid" ] && [ "$par" = "$cid-1" ] && pass "ptp4l's parent is still ours" ||
 	fail "ptp4l's parent '$par', ours '$cid'"
 itest_measure "ptp4l served through the flood" "$pd/ptp4l.log" "$from" free
+
+kill "${itest_pids[$netd_i]}"
+wait "${itest_pids[$netd_i]}" 2>/dev/null
+itest_pids[$netd_i]=""
+itest_wait_log "$od/clockd.log" 'lost netd' 10 || fail "clockd did not see netd go"
+n0=$(grep -c 'master offset' "$pd/ptp4l.log")
+rm -f "$od/netd.sock"
+itest_start "$gns" "$od/netd2.log" "$NETD" -m -f "$od/ptp.conf"
+t0=$SECONDS
+until [ "$(grep -c 'master offset' "$pd/ptp4l.log")" -ge $((n0 + FREE_SKIP)) ]; do
+	((SECONDS - t0 > ${RESTART_TIMEOUT:-60})) && break
+	sleep 1
+done
+if [ "$(grep -c 'master offset' "$pd/ptp4l.log")" -ge $((n0 + FREE_SKIP)) ]; then
+	pass "ptp4l served again $((SECONDS - t0)) s after our netd restarted"
+else
+	fail "ptp4l not served again within ${RESTART_TIMEOUT:-60}s of netd's restart"
+fi
+n=$(grep -c 'connected to netd' "$od/clockd.log")
+lost=$(grep -c 'lost netd' "$od/clockd.log")
+if [ "$n" = 2 ] && [ "$lost" = 1 ]; then
+	pass "clockd reconnected once, lost netd once (the restart)"
+else
+	fail "clockd connected $n times, lost netd $lost times"
+	grep -i 'refus\|closed' "$od/netd2.log" | head -3
+fi
 
 [ "$itest_fails" = 0 ] && echo "PASS: uneg_abuse" && exit 0
 echo "FAIL: uneg_abuse ($itest_fails)"

@@ -255,6 +255,41 @@ test_srv_schedule(void **state)
 	uneg_srv_fini(&s);
 }
 
+/*
+ * After netd lost its peers (a port reopen, a new netd) a client is not
+ * sent to until heard again: netd would refuse the frame and close the
+ * connection.  Its slots pass meanwhile (no busy timer), its grant runs on.
+ */
+static void
+test_srv_unheard(void **state)
+{
+	struct ptp_port_identity p = pid_of(5), q = pid_of(6);
+	struct netd_addr a = ip_of(5);
+	struct ptp_uneg_tlv r, g;
+	struct uneg_srv s;
+	uint32_t due[4];
+
+	(void)state;
+	assert_int_equal(uneg_srv_init(&s, &lim), 0);
+	r = req(PTP_MT_SYNC, 0, 60);
+	assert_int_equal(uneg_srv_request(&s, &p, &a, &r, 0, &g), 1);
+	assert_int_equal(uneg_srv_due(&s, UNEG_SYNC, 0, due, 4), 1);
+	uneg_srv_unheard(&s);
+	assert_int_equal(uneg_srv_due(&s, UNEG_SYNC, S, due, 4), 0);
+	assert_int_equal(uneg_srv_next_due(&s, UNEG_SYNC), 2 * S);
+	/* another identity at the same address is not this client */
+	uneg_srv_heard(&s, &q, &a);
+	assert_int_equal(uneg_srv_due(&s, UNEG_SYNC, 2 * S, due, 4), 0);
+	uneg_srv_heard(&s, &p, &a);
+	assert_int_equal(uneg_srv_due(&s, UNEG_SYNC, 3 * S, due, 4), 1);
+	assert_true(uneg_srv_has(&s, &p, &a, UNEG_SYNC, 3 * S));
+	/* a renewal is hearing it too */
+	uneg_srv_unheard(&s);
+	assert_int_equal(uneg_srv_request(&s, &p, &a, &r, 4 * S, &g), 1);
+	assert_int_equal(uneg_srv_due(&s, UNEG_SYNC, 4 * S, due, 4), 1);
+	uneg_srv_fini(&s);
+}
+
 /* Many identities from many addresses: the table holds its bound. */
 static void
 test_srv_flood(void **state)
@@ -452,6 +487,7 @@ main(void)
 		cmocka_unit_test(test_srv_cancel),
 		cmocka_unit_test(test_srv_schedule),
 		cmocka_unit_test(test_srv_flood),
+		cmocka_unit_test(test_srv_unheard),
 		cmocka_unit_test(test_cli_states),
 		cmocka_unit_test(test_cli_refusal_expiry_cancel),
 	};
