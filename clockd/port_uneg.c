@@ -44,6 +44,7 @@ struct uneg_port {
 	int			 inhibit_mcast;	/* inhibit_multicast_service */
 	int			 hybrid;	/* hybrid_e2e */
 	struct env_timer	*t_srv, *t_cli;
+	int64_t			 srv_at;	/* t_srv's expiry, clock_now() */
 	/* hybrid_e2e slave: where each master's Announce came from */
 	struct uneg_heard {
 		struct ptp_port_identity pid;
@@ -60,6 +61,14 @@ static const struct ptp_port_identity uneg_all_ports = {
 };
 
 static void uneg_ev_srv(void *arg);
+
+/* The service's timer, at now + delay. */
+static void
+uneg_srv_arm(struct cport *p, int64_t now, int64_t delay)
+{
+	p->un->srv_at = now + delay;
+	env_timer_arm(&p->c->env, p->un->t_srv, delay);
+}
 static void uneg_ev_cli(void *arg);
 
 static enum netd_af
@@ -109,7 +118,7 @@ port_uneg_create(struct cport *p, const char *pn)
 		if ((u->t_srv = env_timer_new(&p->c->env, uneg_ev_srv, p)) ==
 		    NULL)
 			return -1;
-		env_timer_arm(&p->c->env, u->t_srv, UNEG_IDLE_NS);
+		uneg_srv_arm(p, clock_now(p->c), UNEG_IDLE_NS);
 	}
 	if (tab != NULL && tab->count > 0) {
 		if ((addrs = calloc(tab->count, sizeof(*addrs))) == NULL)
@@ -318,7 +327,7 @@ uneg_ev_srv(void *arg)
 	uneg_srv_expire(s, now);
 	uneg_log_stats(p, now);
 	if (p->state != PS_MASTER || !nbr_as_capable(&p->nbr)) {
-		env_timer_arm(&p->c->env, p->un->t_srv, UNEG_IDLE_NS);
+		uneg_srv_arm(p, now, UNEG_IDLE_NS);
 		return;
 	}
 	uneg_serve(p, UNEG_SYNC, now);
@@ -328,7 +337,7 @@ uneg_ev_srv(void *arg)
 		next = t;
 	if ((t = uneg_srv_next_due(s, UNEG_ANNOUNCE)) < next)
 		next = t;
-	env_timer_arm(&p->c->env, p->un->t_srv, next > now ? next - now : 0);
+	uneg_srv_arm(p, now, next > now ? next - now : 0);
 }
 
 /* ---- client: the requests ---- */
@@ -407,8 +416,8 @@ port_uneg_rx(struct cport *p, const struct ptp_msg *m, const struct netd_rx *f)
 	struct ptp_tlv_iter it;
 	struct ptp_tlv tlv;
 	struct netd_addr from;
-	int64_t now = clock_now(p->c);
-	unsigned n = 0;
+	int64_t now = clock_now(p->c), t = INT64_MAX, tg;
+	unsigned i, n = 0;
 
 	if (u == NULL || (!u->server && !u->client))
 		return;
@@ -455,9 +464,18 @@ port_uneg_rx(struct cport *p, const struct ptp_msg *m, const struct netd_rx *f)
 	}
 	if (n > 0) {
 		(void)uneg_send_signaling(p, &from, src, out, n);
-		/* A new grant may be due before the timer's next run. */
-		if (u->server && p->state == PS_MASTER)
-			env_timer_arm(&p->c->env, u->t_srv, 0);
+		/* A new grant may be due before the timer's next run (a
+		 * grant on a running grid is not: a flood of requests does
+		 * not run the service once each). */
+		for (i = 0; u->server && p->state == PS_MASTER && i < n; i++)
+			if (out[i].type == PTP_TLV_GRANT_UNICAST_TRANSMISSION &&
+			    out[i].duration != 0 &&
+			    (out[i].message_type == PTP_MT_SYNC ||
+			    out[i].message_type == PTP_MT_ANNOUNCE) &&
+			    (tg = uneg_grid_next(now, out[i].log_period)) < t)
+				t = tg;
+		if (t < u->srv_at)
+			uneg_srv_arm(p, now, t > now ? t - now : 0);
 	}
 	if (u->server)
 		uneg_log_stats(p, now);

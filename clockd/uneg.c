@@ -170,8 +170,8 @@ client_idle(const struct uneg_client *cl)
 }
 
 /* The first point of the period's grid at or after now. */
-static int64_t
-grid_next(int64_t now, int8_t log_period)
+int64_t
+uneg_grid_next(int64_t now, int8_t log_period)
 {
 	int64_t p = period_ns(log_period);
 
@@ -217,7 +217,7 @@ uneg_srv_request(struct uneg_srv *s, const struct ptp_port_identity *pid,
 	/* A new period (or a new grant) starts on its grid; a renewal of
 	 * the same period keeps its slot. */
 	if (g->expires == 0 || g->log_period != req->log_period)
-		g->next_due = grid_next(now, req->log_period);
+		g->next_due = uneg_grid_next(now, req->log_period);
 	g->log_period = req->log_period;
 	g->expires = now + (int64_t)dur * NS_PER_S;
 	grant->duration = dur;
@@ -290,7 +290,7 @@ uneg_srv_due(struct uneg_srv *s, enum uneg_kind k, int64_t now,
 			out[n++] = i;
 		/* The next slot of the grid: a late wake-up skips the
 		 * missed ones rather than sending a burst. */
-		g->next_due = grid_next(now + 1, g->log_period);
+		g->next_due = uneg_grid_next(now + 1, g->log_period);
 	}
 	return n;
 }

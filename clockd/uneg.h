@@ -48,6 +48,9 @@ int	uneg_kind_of(unsigned msg_type);
 unsigned uneg_msg_type(enum uneg_kind k);
 
 int	uneg_addr_equal(const struct netd_addr *a, const struct netd_addr *b);
+/* The first point at or after now (ns) of a period's grid: where a new
+ * grant's sends fall. */
+int64_t	uneg_grid_next(int64_t now, int8_t log_period);
 
 /* ---- server ---- */
 
