@@ -30,8 +30,14 @@
 #        stays within the servo bounds, every Delay_Req of ours unicast to
 #        ptp4l's address (learned from its Announce), ptp4l's Delay_Resp
 #        unicast.
+#   rf   a refusal: our grandmaster grants nothing faster than 2^-2 s
+#        (unicast_min_log_interval -2) and a ptp4l unicast client asks for
+#        Sync at 2^-3 s: ptp4l logs the Sync grant rejected (it read our
+#        GRANT of durationField 0 as 16.1.4.2 means it) and is not
+#        served unicast Sync; tshark decodes our GRANTs, none malformed, and
+#        shows one for Sync with durationField 0.
 #
-#   BUILD=build/default tests/interop/unicast_neg.sh [sl|gm|hsl|hgm]...
+#   BUILD=build/default tests/interop/unicast_neg.sh [sl|gm|hsl|hgm|rf]...
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -257,12 +263,43 @@ case_hybrid() {
 	expect_count "$tag" "$cap" "ptp.v2.messagetype == 9 && ip.dst != $SLAVE_IP" -eq 0
 	itest_stop
 }
+case_rf() {
+	local pns=iou$$fm ons=iou$$fs pd od cap capid
+	itest_pair "$pns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport UDPv4 \
+		unicast_req_duration 60 logSyncInterval -3
+	printf '[unicast_master_table]\ntable_id 1\nlogQueryInterval 0\nUDPv4 %s\n[eth0]\nunicast_master_table 1\n[global]\nfree_running 1\nkernel_leap 0\n' \
+		"$MASTER_IP" >>"$pd/ptp4l.conf"
+	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 priority1 100 \
+		unicast_listen 1 unicast_min_log_interval -2
+	cap=$pd/capture.pcapng
+	iop_capture_start "$ons" eth0 "$cap" || return
+	capid=$iop_capture_pid
+	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
+	iop_ptp4l "$ons" "$pd" eth0 || return
+	if itest_wait_log "$pd/ptp4l.log" 'unicast grant of SYNC rejected' \
+	    "$LOCK_TIMEOUT"; then
+		pass "rf: ptp4l: $(grep -m1 'rejected' "$pd/ptp4l.log" | cut -d' ' -f2-)"
+	else
+		fail "rf: ptp4l saw no refused Sync grant"
+		tail -10 "$pd/ptp4l.log"
+	fi
+	sleep 5
+	iop_capture_stop "$capid"
+	iop_wire_check "rf" "$cap" "ip.src == $MASTER_IP" 12
+	expect_count "rf" "$cap" "ip.src == $MASTER_IP && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.durationField == 0" -gt 0
+	expect_count "rf" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 0 && ip.dst == $SLAVE_IP" -eq 0
+	itest_stop
+}
+
 case_hsl() { case_hybrid sl; }
 case_hgm() { case_hybrid gm; }
 
 itest_tmpdir st
 iop_wire_selftest "$st"
-for c in ${1:-sl gm hsl hgm}; do
+for c in ${1:-sl gm hsl hgm rf}; do
 	"case_$c"
 done
 [ "$itest_fails" = 0 ] && echo "PASS: unicast_neg" && exit 0
