@@ -444,6 +444,12 @@ mgmt_clock_description(const struct clockd *c, const struct cport *p,
 	/* defaultDS profiles: E2E and P2P default profile identifiers */
 	static const uint8_t prof_e2e[6] = { 0x00, 0x1B, 0x19, 0x00, 0x01, 0 };
 	static const uint8_t prof_p2p[6] = { 0x00, 0x1B, 0x19, 0x00, 0x02, 0 };
+	/* the telecom profiles' identifiers (ITU-T OUI 00-19-A7), which
+	 * ptp4l reports under dataset_comparison G.8275.x: G.8275.1 over
+	 * IEEE 802.3, G.8275.2 over UDP */
+	static const uint8_t prof_8275_1[6] = { 0x00, 0x19, 0xA7, 1, 2, 3 };
+	static const uint8_t prof_8275_2[6] = { 0x00, 0x19, 0xA7, 2, 1, 2 };
+	const uint8_t *prof;
 	uint16_t proto;
 	size_t n = 0;
 
@@ -468,7 +474,13 @@ mgmt_clock_description(const struct clockd *c, const struct cport *p,
 	    64);
 	n += mgmt_put_text(d + n, mgmt_cfg_str(c, "revisionData", ";;"), 32);
 	n += mgmt_put_text(d + n, mgmt_cfg_str(c, "userDescription", ""), 128);
-	memcpy(d + n, p->delay_mechanism == DM_P2P ? prof_p2p : prof_e2e, 6);
+	if (p->delay_mechanism == DM_P2P)
+		prof = prof_p2p;
+	else if (c->dscmp == BMC_DSCMP_G8275)
+		prof = proto == 3 ? prof_8275_1 : prof_8275_2;
+	else
+		prof = prof_e2e;
+	memcpy(d + n, prof, 6);
 	n += 6;
 	return n;
 }

@@ -27,6 +27,10 @@
 #       two flips beats the identity order).  Each setting runs our slave
 #       and then a ptp4l slave (slaveOnly 1, both interfaces) on the same
 #       links, and both must choose the same grandmaster.
+#   dlp ours and a ptp4l grandmaster of equal quality on one link: the one
+#       whose G.8275.defaultDS.localPriority is 100 stays master, the one
+#       with 200 takes it as grandmaster (its D0 loses to the other's
+#       Announce at portDS.localPriority 128); flipped, the other way.
 #   ms  masterOnly 1 (G.8275.1's notSlave port) on our port facing the
 #       better grandmaster: the port stays MASTER, never SLAVE, and the
 #       clock takes no parent from it.
@@ -36,7 +40,7 @@
 # message types present), and every PTP frame goes to 01:80:c2:00:00:0e
 # in domain 24.
 #
-#   BUILD=build/default tests/interop/g8275_1.sh [gm|sl|lp|ms ...]
+#   BUILD=build/default tests/interop/g8275_1.sh [gm|sl|lp|dlp|ms ...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -339,9 +343,31 @@ lp_equal_quality() {
 	fi
 }
 
+# CLOCK_DESCRIPTION's profileId over the network (pmc -2 in domain 24 from
+# the slave node): G.8275.1's, 00:19:a7:01:02:03, from ours.
+# pmc sends to the profile's address too (ptp4l listens on no other).
+lp_profile_id() {
+	local ifc a=() pc
+	itest_tmpdir pc
+	printf '[global]\nptp_dst_mac %s\n' "$FWD_MAC" >"$pc/pmc.conf"
+	for ifc in eth1 eth2; do
+		a+=("$(ip netns exec "$sn" timeout 10 "$PMC" -f "$pc/pmc.conf" \
+			-2 -i "$ifc" -d $DOMAIN -b 0 'GET CLOCK_DESCRIPTION' 2>&1 |
+			awk '$1 == "profileId" { print $2; exit }')")
+	done
+	# ptp4l 3.1.1 says the default profile's (00:1b:19:00:01:00); 4.0 and
+	# later G.8275.1's, as ours does.  Both must answer.
+	if [ "${a[0]}" = 00:19:a7:01:02:03 ] && [[ "${a[1]}" =~ ^00:(19:a7:01:02:03|1b:19:00:01:00)$ ]]; then
+		pass "lp: CLOCK_DESCRIPTION profileId over L2: ours ${a[0]} (G.8275.1), ptp4l ${a[1]}"
+	else
+		fail "lp: CLOCK_DESCRIPTION profileId: ours '${a[0]}', ptp4l '${a[1]}'"
+	fi
+}
+
 run_lp() {
 	local low lowname
 	lp_setup || { itest_stop; return; }
+	lp_profile_id
 	# Equal localPriority: the lower grandmasterIdentity.
 	if [[ "$ga_id" < "$gb_id" ]]; then low=$ga_id; lowname=ours; else low=$gb_id; lowname=ptp4l; fi
 	lp_slave ours 128 128 "$low" "$lowname, the lower identity"
@@ -361,6 +387,68 @@ run_lp() {
 		"ptp.v2.clockidentity == $(iop_cid_hex "${sl_id:-0}")" 1
 	wire_profile "lp ptp4l" "$gbd/capture.pcapng"
 	itest_stop
+}
+
+# ---- dlp: defaultDS.localPriority between two grandmasters -----------------
+
+# Ours and a ptp4l on one link, of equal quality, each with the profile's
+# portDS.localPriority 128: each compares its D0, which carries
+# G.8275.defaultDS.localPriority, with the other's Announce, which carries
+# 128.  The clock whose defaultDS.localPriority is 100 stays master, the
+# one with 200 takes it as grandmaster, whatever the identities say; then
+# the other way round.
+run_dlp() {
+	local flip pns ons pd od lo lp oid pid st pst ok
+	for flip in 0 1; do
+		pns="g81$$q$flip"; ons="g81$$r$flip"
+		itest_pair "$pns" "$ons" || return
+		itest_tmpdir pd
+		itest_tmpdir od
+		if [ $flip = 0 ]; then lo=100; lp=200; else lo=200; lp=100; fi
+		our_conf "$od/ptp.conf" "$od" G.8275.defaultDS.localPriority $lo
+		ptp_conf "$pd" G.8275.defaultDS.localPriority $lp
+		iop_ptp4l "$pns" "$pd" eth0 || { itest_stop; return; }
+		itest_daemons "$ons" "$od" "$od/ptp.conf" || { itest_stop; return; }
+		oid=""; pid=""
+		iop_wait 20 dlp_ids "$pns" "$pd" "$ons" "$od" ||
+			{ fail "dlp: no clock identities"; itest_stop; return; }
+		if [ $flip = 0 ]; then
+			iop_wait "$BMC_TIMEOUT" dlp_is "$pns" "$pd" "$ons" "$od" \
+				MASTER 'UNCALIBRATED|SLAVE' "$oid"
+		else
+			iop_wait "$BMC_TIMEOUT" dlp_is "$pns" "$pd" "$ons" "$od" \
+				SLAVE MASTER "$pid"
+		fi
+		ok=$?
+		sleep 3
+		st=$(iop_port_states "$ons" "$od")
+		pst=$(iop_pmc_field "$pns" "$pd" 'GET PORT_DATA_SET' portState)
+		if [ $ok = 0 ] && [ $flip = 0 ] &&
+		   dlp_is "$pns" "$pd" "$ons" "$od" MASTER 'UNCALIBRATED|SLAVE' "$oid"; then
+			pass "dlp: defaultDS.localPriority ours 100, ptp4l 200: ours master ($st), ptp4l $pst of ours (identities: ours $oid, ptp4l $pid)"
+		elif [ $ok = 0 ] && [ $flip = 1 ] &&
+		     dlp_is "$pns" "$pd" "$ons" "$od" SLAVE MASTER "$pid"; then
+			pass "dlp: defaultDS.localPriority ours 200, ptp4l 100: ours $st of ptp4l's, ptp4l $pst"
+		else
+			fail "dlp: defaultDS.localPriority ours $lo, ptp4l $lp: our port $st, ptp4l $pst, grandmasters: ours '$(iop_status "$ons" "$od" gm_identity)', ptp4l's '$(iop_pmc_field "$pns" "$pd" 'GET PARENT_DATA_SET' grandmasterIdentity)'"
+		fi
+		itest_stop
+	done
+}
+
+dlp_ids() {	# sets oid, pid
+	pid=$(ptp_id "$1" "$2")
+	oid=$(iop_status "$3" "$4" clock_identity)
+	[ -n "$pid" ] && [ -n "$oid" ]
+}
+
+# dlp_is PNS PD ONS OD OURSTATE PTP4LSTATES GM: both clocks' ports and
+# grandmaster are these.
+dlp_is() {
+	[ "$(iop_port_states "$3" "$4")" = "$5" ] &&
+	[[ "$(iop_pmc_field "$1" "$2" 'GET PORT_DATA_SET' portState)" =~ ^($6)$ ]] &&
+	[ "$(iop_status "$3" "$4" gm_identity)" = "$7" ] &&
+	[ "$(iop_pmc_field "$1" "$2" 'GET PARENT_DATA_SET' grandmasterIdentity)" = "$7" ]
 }
 
 # ---- ms: masterOnly (notSlave) ---------------------------------------------
@@ -408,7 +496,7 @@ run_ms() {
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(gm sl lp ms)
+[ ${#cases[@]} -gt 0 ] || cases=(gm sl lp dlp ms)
 itest_tmpdir st
 iop_wire_selftest "$st"
 pairs=()
@@ -419,6 +507,7 @@ done
 for c in "${cases[@]}"; do
 	case $c in
 	lp) run_lp ;;
+	dlp) run_dlp ;;
 	ms) run_ms ;;
 	gm|sl) ;;
 	*) fail "unknown case $c" ;;
