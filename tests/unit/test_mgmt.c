@@ -468,6 +468,24 @@ test_clock_description(void **state)
 	d = data_of(0, PTP_MID_CLOCK_DESCRIPTION, &len);
 	assert_int_equal(ptp_get_be16(d + 15), 1);
 	assert_memory_equal(d + n - 6, "\x00\x1b\x19\x00\x02\x00", 6);
+
+	/* dataset_comparison G.8275.x: the telecom profiles' identifiers,
+	 * G.8275.1 over L2, G.8275.2 over UDP (as linuxptp 4.x); P2P keeps
+	 * its own. */
+	clk.dscmp = BMC_DSCMP_G8275;
+	assert_int_equal(run(&r, -1, 0, NULL), 1);
+	d = data_of(0, PTP_MID_CLOCK_DESCRIPTION, &len);
+	assert_memory_equal(d + n - 6, "\x00\x1b\x19\x00\x02\x00", 6);
+	clk.ports[1].delay_mechanism = DM_E2E;
+	assert_int_equal(run(&r, -1, 0, NULL), 1);
+	d = data_of(0, PTP_MID_CLOCK_DESCRIPTION, &len);
+	assert_memory_equal(d + n - 6, "\x00\x19\xa7\x02\x01\x02", 6);
+	r.port = 1;
+	assert_int_equal(run(&r, -1, 0, NULL), 1);
+	d = data_of(0, PTP_MID_CLOCK_DESCRIPTION, &len);
+	assert_memory_equal(d + n - 6, "\x00\x19\xa7\x01\x02\x03", 6);
+	clk.ports[1].delay_mechanism = DM_P2P;
+	clk.dscmp = BMC_DSCMP_IEEE1588;
 }
 
 /* pmc sends a zero-filled dataField of the response's size; accepted. */
