@@ -419,6 +419,7 @@ uneg_cli_tick(struct uneg_cli *c, unsigned i, int64_t now,
 		m->state = UNEG_WAIT;
 		m->granted = 0;
 		m->renew_at = 0;
+		m->renewing = 0;
 	}
 	switch (m->state) {
 	case UNEG_WAIT:
@@ -430,9 +431,12 @@ uneg_cli_tick(struct uneg_cli *c, unsigned i, int64_t now,
 		break;
 	case UNEG_HAVE_ANN:
 	case UNEG_HAVE_SYDY:
-		if (m->renew_at == 0 || now < m->renew_at)
+		/* due, or asked at the last query and not granted */
+		if ((m->renew_at == 0 && !m->renewing) ||
+		    (m->renew_at != 0 && now < m->renew_at))
 			break;
 		m->renew_at = 0;
+		m->renewing = 1;
 		req_tlv(&out[n++], UNEG_ANNOUNCE, c->log_announce,
 		    c->duration);
 		if (m->state == UNEG_HAVE_SYDY)
@@ -476,12 +480,14 @@ uneg_cli_grant(struct uneg_cli *c, const struct netd_addr *addr,
 		m->state = UNEG_WAIT;
 		m->granted = 0;
 		m->renew_at = 0;
+		m->renewing = 0;
 		return i;
 	}
 	if (g->log_period > UNEG_MAX_ABS_LOG ||
 	    g->log_period < -UNEG_MAX_ABS_LOG)
 		return i;
 	m->granted |= 1u << k;
+	m->renewing = 0;
 	m->expires[k] = now + (int64_t)g->duration * NS_PER_S;
 	m->log_period[k] = g->log_period;
 	switch (m->state) {
@@ -531,6 +537,7 @@ uneg_cli_cancel(struct uneg_cli *c, const struct netd_addr *addr,
 		m->expires[k] = 0;
 		m->state = UNEG_WAIT;
 		m->renew_at = 0;
+		m->renewing = 0;
 	}
 	return i;
 }

@@ -21,8 +21,10 @@
  * doc/design.md), with linuxptp's four states: WAIT (ask for Announce at
  * every query), HAVE_ANN (renew), NEED_SYDY (the BMCA chose it: ask for
  * Sync and Delay_Resp), HAVE_SYDY (renew).  Grants are renewed at 3/4 of
- * the shortest duration granted (as linuxptp); a refusal sends the entry
- * back to WAIT, and so does an Announce grant that expired unrenewed.
+ * the shortest duration granted (as linuxptp), and asked again at every
+ * query until a grant comes (linuxptp asks once: a lost renewal lets its
+ * grants run out); a refusal sends the entry back to WAIT, and so does an
+ * Announce grant that expired unrenewed.
  */
 #ifndef PTPSEP_CLOCKD_UNEG_H
 #define PTPSEP_CLOCKD_UNEG_H
@@ -153,6 +155,7 @@ struct uneg_master {
 	unsigned	 granted;	/* 1 << kind */
 	int64_t		 expires[UNEG_NKINDS];
 	int64_t		 renew_at;	/* 0: not set */
+	int		 renewing;	/* asked, no grant since */
 	int8_t		 log_period[UNEG_NKINDS];	/* as granted */
 };
 
