@@ -31,6 +31,9 @@
 #       whose G.8275.defaultDS.localPriority is 100 stays master, the one
 #       with 200 takes it as grandmaster (its D0 loses to the other's
 #       Announce at portDS.localPriority 128); flipped, the other way.
+#   steps  a made-up grandmaster's Announce (a Python AF_PACKET sender)
+#       with stepsRemoved 2 are not qualified under maxStepsRemoved 2, with
+#       stepsRemoved 1 they are: our slave and a ptp4l slave alike.
 #   ms  masterOnly 1 (G.8275.1's notSlave port) on our port facing the
 #       better grandmaster: the port stays MASTER, never SLAVE, and the
 #       clock takes no parent from it.
@@ -40,7 +43,7 @@
 # message types present), and every PTP frame goes to 01:80:c2:00:00:0e
 # in domain 24.
 #
-#   BUILD=build/default tests/interop/g8275_1.sh [gm|sl|lp|dlp|ms ...]
+#   BUILD=build/default tests/interop/g8275_1.sh [gm|sl|lp|dlp|steps|ms ...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -451,6 +454,73 @@ dlp_is() {
 	[ "$(iop_pmc_field "$1" "$2" 'GET PARENT_DATA_SET' grandmasterIdentity)" = "$7" ]
 }
 
+# ---- steps: maxStepsRemoved ------------------------------------------------
+
+# A made-up grandmaster (clockClass 6, identity 02:00:5e:ff:fe:00:82:75) whose
+# Announce, 8 a second in domain 24 to the profile's address, say
+# stepsRemoved STEPS: inject_announce NS STEPS SECONDS.
+inject_announce() {
+	itest_start "$1" "$st/inject.$2.log" python3 -c '
+import socket, struct, sys, time
+steps, secs = int(sys.argv[1]), float(sys.argv[2])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("eth0", 0))
+src = s.getsockname()[4]
+gm = bytes.fromhex("02005efffe008275")
+seq, end = 0, time.time() + secs
+while time.time() < end:
+    body = (bytes(10) + struct.pack(">hBB", 37, 0, 128) +
+        struct.pack(">BBHB", 6, 0x21, 0x4e5d, 128) + gm +
+        struct.pack(">HB", steps, 0x20))
+    hdr = struct.pack(">BBHBBH8s4s8sHHBb", 0x0b, 0x02, 34 + len(body),
+        24, 0, 0, bytes(8), bytes(4), gm, 1, seq, 5, -3)
+    s.send(bytes.fromhex("0180c200000e") + src + b"\x88\xf7" + hdr + body)
+    seq = (seq + 1) & 0xffff
+    time.sleep(0.125)
+' "$2" "$3"
+}
+
+# The made-up grandmaster's Announce with stepsRemoved 2 are not qualified
+# at maxStepsRemoved 2 (9.3.2.5 e): our slave and a ptp4l slave keep no
+# grandmaster; with stepsRemoved 1 both take it.
+run_steps() {
+	local inj sl steps want kind sd p0 pi got
+	inj="g81$$i"; sl="g81$$j"
+	itest_pair "$inj" "$sl" || return
+	want=02005e.fffe.008275
+	for steps in 2 1; do
+		pi=${#itest_pids[@]}
+		inject_announce "$inj" $steps 60
+		for kind in ours ptp4l; do
+			itest_tmpdir sd
+			p0=${#itest_pids[@]}
+			if [ $kind = ours ]; then
+				our_conf "$sd/ptp.conf" "$sd" clientOnly 1 \
+					maxStepsRemoved 2
+				itest_daemons "$sl" "$sd" "$sd/ptp.conf" || break
+				sleep 5
+				got=$(iop_status "$sl" "$sd" gm_identity)
+			else
+				ptp_conf "$sd" slaveOnly 1 maxStepsRemoved 2
+				iop_ptp4l "$sl" "$sd" eth0 || break
+				sleep 5
+				got=$(iop_pmc_field "$sl" "$sd" \
+					'GET PARENT_DATA_SET' grandmasterIdentity)
+			fi
+			if [ $steps = 1 ] && [ "$got" = "$want" ]; then
+				pass "steps: $kind slave, maxStepsRemoved 2: stepsRemoved 1 qualifies, grandmaster $got"
+			elif [ $steps = 2 ] && [ -n "$got" ] && [ "$got" != "$want" ]; then
+				pass "steps: $kind slave, maxStepsRemoved 2: stepsRemoved 2 not qualified, grandmaster $got (itself)"
+			else
+				fail "steps: $kind slave, maxStepsRemoved 2, stepsRemoved $steps: grandmaster '$got'"
+			fi
+			iop_stop_pids "$p0" "${#itest_pids[@]}"
+		done
+		iop_stop_pids "$pi" $((pi + 1))
+	done
+	itest_stop
+}
+
 # ---- ms: masterOnly (notSlave) ---------------------------------------------
 
 # Our boundary clock b (default class 248) between ptp4l's grandmaster of
@@ -496,7 +566,7 @@ run_ms() {
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(gm sl lp dlp ms)
+[ ${#cases[@]} -gt 0 ] || cases=(gm sl lp dlp steps ms)
 itest_tmpdir st
 iop_wire_selftest "$st"
 pairs=()
@@ -508,6 +578,7 @@ for c in "${cases[@]}"; do
 	case $c in
 	lp) run_lp ;;
 	dlp) run_dlp ;;
+	steps) run_steps ;;
 	ms) run_ms ;;
 	gm|sl) ;;
 	*) fail "unknown case $c" ;;
