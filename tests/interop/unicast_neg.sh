@@ -36,8 +36,12 @@
 #        GRANT of durationField 0 as 16.1.4.2 means it) and is not
 #        served unicast Sync; tshark decodes our GRANTs, none malformed, and
 #        shows one for Sync with durationField 0.
+#   v6   both roles over UDPv6 (fd20:1::1 the grandmaster): a ptp4l
+#        unicast client of our grandmaster (offsets within the free
+#        bounds), then our unicast client of a ptp4l unicast_listen
+#        grandmaster (locks within the servo bounds).
 #
-#   BUILD=build/default tests/interop/unicast_neg.sh [sl|gm|hsl|hgm|rf]...
+#   BUILD=build/default tests/interop/unicast_neg.sh [sl|gm|hsl|hgm|rf|v6]...
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -294,12 +298,66 @@ case_rf() {
 	itest_stop
 }
 
+case_v6() {
+	local pns=iou$$6m ons=iou$$6s pd od from tab
+	tab=$(printf '[unicast_master_table]\ntable_id 1\nlogQueryInterval 0\nUDPv6 fd20:1::1\n[eth0]\nunicast_master_table 1\n')
+	# ptp4l the client
+	itest_pair "$pns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport UDPv6 \
+		unicast_req_duration 60 freq_est_interval 0
+	printf '%s\n[global]\nfree_running 1\nkernel_leap 0\n' "$tab" \
+		>>"$pd/ptp4l.conf"
+	itest_conf "$od/ptp.conf" "$od" network_transport UDPv6 priority1 100 \
+		unicast_listen 1 inhibit_multicast_service 1
+	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
+	iop_ptp4l "$ons" "$pd" eth0 || return
+	if wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
+	    "$LOCK_TIMEOUT"; then
+		from=$(wc -l <"$pd/ptp4l.log")
+		sleep "$MEASURE"
+		itest_measure "v6: ptp4l client of ours" "$pd/ptp4l.log" \
+			"$from" free
+	else
+		fail "v6: ptp4l client not served over UDPv6"
+		tail -10 "$pd/ptp4l.log"; tail -10 "$od/clockd.log"
+	fi
+	itest_stop
+	# ours the client
+	pns=iou$$6n; ons=iou$$6t
+	itest_pair "$pns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport UDPv6 \
+		unicast_listen 1 hybrid_e2e 1 inhibit_multicast_service 1 \
+		priority1 100
+	itest_conf "$od/ptp.conf" "$od" network_transport UDPv6 clientOnly 1 \
+		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000 \
+		unicast_req_duration 60
+	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
+	printf '%s\n' "$tab" >>"$od/ptp.conf"
+	iop_ptp4l "$pns" "$pd" eth0 || return
+	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
+	if wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
+		sleep "$SETTLE"
+		from=$(wc -l <"$od/clockd.log")
+		sleep "$MEASURE"
+		itest_measure "v6: our client of ptp4l" "$od/clockd.log" "$from" \
+			servo
+	else
+		fail "v6: our client did not lock over UDPv6"
+		tail -10 "$od/clockd.log"; tail -10 "$pd/ptp4l.log"
+	fi
+	itest_stop
+}
+
 case_hsl() { case_hybrid sl; }
 case_hgm() { case_hybrid gm; }
 
 itest_tmpdir st
 iop_wire_selftest "$st"
-for c in ${1:-sl gm hsl hgm rf}; do
+for c in ${1:-sl gm hsl hgm rf v6}; do
 	"case_$c"
 done
 [ "$itest_fails" = 0 ] && echo "PASS: unicast_neg" && exit 0
