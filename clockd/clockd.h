@@ -155,6 +155,10 @@ struct cport {
 
 	/* unicast negotiation (port_uneg.c), NULL when not configured */
 	struct uneg_port	*un;
+	/* missing TX timestamps: logged at most every 10 s (a unicast
+	 * client gone away misses one at every Sync), the rest counted */
+	int64_t			 tx_ts_log_at;
+	uint64_t		 tx_ts_quiet;
 };
 
 /* defaultDS, 8.2.1 */

@@ -539,10 +539,20 @@ void
 port_tx_ts(struct cport *p, unsigned type, uint16_t seq, int ok,
     const struct ptp_timestamp *ts)
 {
+	int64_t now = clock_now(p->c);
+
 	if (!ok) {
 		p->tx_ts_missing++;
-		log_warnx("port %u: no TX timestamp for %s %u",
-		    p->identity.port_number, ptp_msg_type_name(type), seq);
+		if (p->tx_ts_log_at != 0 &&
+		    now - p->tx_ts_log_at < 10 * 1000000000LL) {
+			p->tx_ts_quiet++;
+			return;
+		}
+		log_warnx("port %u: no TX timestamp for %s %u (%" PRIu64
+		    " more not logged)", p->identity.port_number,
+		    ptp_msg_type_name(type), seq, p->tx_ts_quiet);
+		p->tx_ts_log_at = now;
+		p->tx_ts_quiet = 0;
 		return;
 	}
 	/* A Sync's or a Pdelay_Resp's timestamp went into the follow-up
