@@ -100,16 +100,14 @@ netd_arm_tick(struct netd *nd)
 {
 	struct timeval tv = { 0, 5000 };	/* 5 ms */
 	size_t i;
-	int j;
 
 	if (evtimer_pending(nd->tick_ev, NULL))
 		return;
 	for (i = 0; i < nd->nports; i++)
-		for (j = 0; j < NETD_TXMAP_MAX; j++)
-			if (nd->ports[i].txmap[j].used) {
-				evtimer_add(nd->tick_ev, &tv);
-				return;
-			}
+		if (nd->ports[i].txmap_used > 0) {
+			evtimer_add(nd->tick_ev, &tv);
+			return;
+		}
 }
 
 
@@ -451,6 +449,8 @@ main_run(struct netd *nd, const struct cli *cli)
 	nlmon_close(nd->nl);
 	clock_close(nd->sysclk);
 	clock_close(nd->clk);
+	for (i = 0; i < nd->nports; i++)
+		port_free(&nd->ports[i]);
 	free(nd->ports);
 	event_base_free(nd->base);
 	return 0;

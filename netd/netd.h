@@ -56,7 +56,12 @@ struct netd_txmap {
 	struct transport_dest	dst;
 	uint8_t			fu[NETD_FU_MAX];
 };
-#define NETD_TXMAP_MAX	(2 * TRANSPORT_TX_PENDING_MAX)
+/*
+ * A ring indexed by the transport's ts_id (sequential, taken only by
+ * event messages: check.c), as long as the transport's ring of the event
+ * socket; 176 octets an entry, mapped on first use (2.8 MiB at most).
+ */
+#define NETD_TXMAP_MAX	TRANSPORT_TX_PENDING_MAX
 
 struct netd_port {
 	struct netd		*nd;
@@ -70,7 +75,8 @@ struct netd_port {
 	struct event		*ev_tx;		/* tp.fd_tx, only while owed */
 	int			 phc_index;	/* its driver's PHC (phc.h);
 						   -1: none, or software */
-	struct netd_txmap	 txmap[NETD_TXMAP_MAX];
+	struct netd_txmap	*txmap;		/* NETD_TXMAP_MAX, or NULL */
+	unsigned		 txmap_used;	/* entries owed */
 	uint64_t		 rxdrop[NETD_RXDROP_MAX];
 	uint64_t		 refused[NETD_REFUSE_MAX];
 	uint64_t		 reopens;
@@ -147,6 +153,10 @@ int	port_send(struct netd_port *p, enum transport_class cls,
 	    size_t len, int want_ts, uint64_t cookie, const uint8_t *fu,
 	    size_t fu_len);
 void	port_expire_tx(struct netd_port *p);
+/* Forgets the TX timestamps owed (the client went away); frees nothing. */
+void	port_txmap_clear(struct netd_port *p);
+/* Frees what port_init() and port_send() allocated (at exit). */
+void	port_free(struct netd_port *p);
 void	port_link_event(struct netd *nd, const char *ifname, int ifindex,
 	    int created, int up, int deleted);
 /* The interface's MAC changed: the L2 source and clockIdentity follow. */

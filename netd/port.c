@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -19,7 +20,7 @@
 #include "tstamp.h"
 
 /* Error-queue entries read per wake-up before yielding to the others. */
-#define PORT_RX_BURST	64
+#define PORT_ERRQ_BURST	(4 * TRANSPORT_ERRQ_BATCH)
 
 static void port_ev_read(evutil_socket_t fd, short what, void *arg);
 
@@ -254,23 +255,45 @@ port_close(struct netd_port *p)
 		transport_close(&p->tp);
 	p->is_open = 0;
 	/* Timestamps still owed are reported missing, never dropped. */
-	for (c = 0; c < NETD_TXMAP_MAX; c++) {
+	for (c = 0; c < NETD_TXMAP_MAX && p->txmap_used > 0; c++) {
 		if (p->txmap[c].used) {
 			p->txmap[c].used = 0;
+			p->txmap_used--;
 			relay_tx_failed(p, p->txmap[c].cookie);
 		}
 	}
 }
 
-static struct netd_txmap *
-port_txmap_find(struct netd_port *p, uint32_t ts_id)
+void
+port_txmap_clear(struct netd_port *p)
 {
 	int i;
 
-	for (i = 0; i < NETD_TXMAP_MAX; i++)
-		if (p->txmap[i].used && p->txmap[i].ts_id == ts_id)
-			return &p->txmap[i];
-	return NULL;
+	for (i = 0; i < NETD_TXMAP_MAX && p->txmap_used > 0; i++)
+		if (p->txmap[i].used) {
+			p->txmap[i].used = 0;
+			p->txmap_used--;
+		}
+}
+
+void
+port_free(struct netd_port *p)
+{
+	free(p->txmap);
+	p->txmap = NULL;
+	p->txmap_used = 0;
+}
+
+/* The entry of ts_id: the ring is indexed by it (netd.h). */
+static struct netd_txmap *
+port_txmap_find(struct netd_port *p, uint32_t ts_id)
+{
+	struct netd_txmap *m;
+
+	if (p->txmap == NULL)
+		return NULL;
+	m = &p->txmap[ts_id & (NETD_TXMAP_MAX - 1)];
+	return m->used && m->ts_id == ts_id ? m : NULL;
 }
 
 /* Converts a kernel timestamp into the timescale of netd's clock. */
@@ -312,6 +335,7 @@ port_txts_done(struct netd_port *p, struct transport_txts *t)
 	if (m == NULL)
 		return;		/* owed to a client that has gone */
 	m->used = 0;
+	p->txmap_used--;
 	if (t->status == TXTS_OK && port_convert(p, &t->ts) != 0)
 		t->status = TXTS_MISSING;
 	if (m->fu_len > 0 && t->status == TXTS_OK) {
@@ -339,26 +363,33 @@ port_slot_keep_fu(struct netd_txmap *slot, const struct transport_dest *dst,
 /*
  * Reads the error queue for the TX timestamps owed on this socket, and
  * only while one is owed: an empty error queue costs a recvmsg that
- * returns EAGAIN, which it did before every frame.  Bounded, so that a
+ * returns EAGAIN, which it did before every frame.  Entries are read
+ * TRANSPORT_ERRQ_BATCH to a system call (recvmmsg), so that a burst of
+ * Sync time stamps costs a few calls, not one each.  Bounded, so that a
  * socket whose queue the kernel keeps filling yields to the others.
  * Returns how many entries were consumed.
  */
 static int
 port_read_errqueue(struct netd_port *p, enum transport_class cls, int all)
 {
-	struct transport_txts t;
-	int i, rc;
+	struct transport_txts t[TRANSPORT_ERRQ_BATCH];
+	int i, n, rc, total = 0, got;
 
-	for (i = 0; i < PORT_RX_BURST; i++) {
+	while (total < PORT_ERRQ_BURST) {
 		if (!all && transport_tx_owed(&p->tp, cls) == 0)
 			break;
-		rc = transport_read_errqueue(&p->tp, cls, &t);
+		rc = transport_read_errqueue_batch(&p->tp, cls, t,
+		    TRANSPORT_ERRQ_BATCH, &n);
 		if (rc < 0)
 			break;
-		if (rc == 1)
-			port_txts_done(p, &t);
+		total += n;
+		got = rc;
+		for (i = 0; i < got; i++)
+			port_txts_done(p, &t[i]);
+		if (n < TRANSPORT_ERRQ_BATCH)
+			break;		/* the queue is empty now */
 	}
-	return i;
+	return total;
 }
 
 /*
@@ -409,7 +440,7 @@ port_send(struct netd_port *p, enum transport_class cls,
 {
 	struct netd_txmap *slot = NULL;
 	uint32_t ts_id = 0;
-	int i, rc, quiet;
+	int rc, quiet;
 
 	if (!p->is_open) {
 		if (want_ts)
@@ -419,11 +450,16 @@ port_send(struct netd_port *p, enum transport_class cls,
 	if (dst->kind == TD_UNICAST && !transport_peer_known(&p->tp, &dst->addr))
 		return PTPSEP__REFUSE_REASON__REFUSE_BAD_DESTINATION;
 	if (want_ts) {
-		for (i = 0; i < NETD_TXMAP_MAX && slot == NULL; i++)
-			if (!p->txmap[i].used)
-				slot = &p->txmap[i];
-		if (slot == NULL) {
-			/* More outstanding than the kernel can match. */
+		if (p->txmap == NULL &&
+		    (p->txmap = calloc(NETD_TXMAP_MAX, sizeof(*p->txmap))) == NULL) {
+			relay_tx_failed(p, cookie);
+			return 0;
+		}
+		/* The entry of the id the transport hands out next. */
+		slot = &p->txmap[tstamp_tx_next_id(&p->tp) &
+		    (NETD_TXMAP_MAX - 1)];
+		if (slot->used) {
+			/* More outstanding than the ring holds. */
 			relay_tx_failed(p, cookie);
 			return 0;
 		}
@@ -437,6 +473,7 @@ port_send(struct netd_port *p, enum transport_class cls,
 	    event_del(p->ev[cls]) == 0;
 	rc = transport_send(&p->tp, cls, dst, payload, len, want_ts, &ts_id);
 	if (rc == 0 && want_ts) {
+		p->txmap_used++;
 		slot->used = 1;
 		slot->ts_id = ts_id;
 		slot->cookie = cookie;

@@ -111,7 +111,6 @@ static void
 relay_end_client(struct netd *nd, Ptpsep__ErrorCode code, const char *why)
 {
 	size_t i;
-	int j;
 
 	if (nd->client_fd < 0)
 		return;
@@ -136,8 +135,7 @@ relay_end_client(struct netd *nd, Ptpsep__ErrorCode code, const char *why)
 	nd->client_ready = 0;
 	/* Timestamps owed to the old client are not owed to the next one. */
 	for (i = 0; i < nd->nports; i++)
-		for (j = 0; j < NETD_TXMAP_MAX; j++)
-			nd->ports[i].txmap[j].used = 0;
+		port_txmap_clear(&nd->ports[i]);
 }
 
 void

@@ -321,7 +321,7 @@ transport_close(struct transport_port *port)
 			close(port->fd[c]);
 		port->fd[c] = -1;
 	}
-	memset(port->pending, 0, sizeof(port->pending));
+	tstamp_tx_free(port);
 	transport_peers_free(&port->peers);
 }
 
@@ -525,11 +525,11 @@ transport_send(struct transport_port *port, enum transport_class cls,
 		    port->ts_mode);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		/* Take the slot first: no timestamp is asked for untracked. */
-		if ((err = tstamp_tx_add(port, cls, port->next_key[cls],
-		    payload, len, &now, &id)) < 0) {
+		if ((err = tstamp_tx_add(port, cls, payload, len, &now,
+		    &id)) < 0) {
 			port->cnt.tx_errors++;
-			log_warnx("%s: too many TX timestamps outstanding",
-			    port->ifname);
+			log_rl(LOG_LVL_WARN, "%s: too many TX timestamps "
+			    "outstanding", port->ifname);
 			return -ENOBUFS;
 		}
 	}
@@ -544,63 +544,41 @@ transport_send(struct transport_port *port, enum transport_class cls,
 		    cls == TC_EVENT ? "event" : "general");
 		return err;
 	}
-	if (want_ts || (one_step && controllen != 0)) {
+	if (want_ts)
+		*ts_id = id;
+	else if (one_step && controllen != 0)
 		/* The kernel numbers timestamped sends of a socket from 0. */
-		port->next_key[cls]++;
-		if (want_ts)
-			*ts_id = id;
-	}
+		tstamp_tx_skip(port, cls);
 	port->cnt.tx[cls]++;
 	return 0;
 }
 
-int
-transport_read_errqueue(struct transport_port *port, enum transport_class cls,
+/*
+ * One error-queue entry, n octets of its packet in pkt: 1 and *out filled
+ * when it answers a request, 0 when it matched nothing (counted).
+ */
+static int
+errq_entry(struct transport_port *port, enum transport_class cls,
+    const uint8_t *pkt, size_t n, struct msghdr *msg,
     struct transport_txts *out)
 {
-	uint8_t pkt[2048];
-	union {
-		struct cmsghdr align;
-		uint8_t b[CONTROL_LEN];
-	} control;
 	struct tstamp_cmsg tc;
-	struct transport_tx_pending *p;
-	struct iovec iov;
-	struct msghdr msg;
 	const uint8_t *payload = NULL;
 	size_t plen = 0;
-	ssize_t n;
-	int err, off, i;
+	int off, i;
 
-	if (cls != TC_EVENT && cls != TC_GENERAL)
-		return -EINVAL;
-	iov.iov_base = pkt;
-	iov.iov_len = sizeof(pkt);
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = control.b;
-	msg.msg_controllen = sizeof(control.b);
-	if ((n = recvmsg(port->fd[cls], &msg, MSG_ERRQUEUE | MSG_DONTWAIT)) == -1) {
-		err = -errno;
-		if (err == -EAGAIN || err == -EWOULDBLOCK || err == -EINTR)
-			return -EAGAIN;
-		log_warn("%s: recvmsg(MSG_ERRQUEUE)", port->ifname);
-		return err;
-	}
-	if (tstamp_parse_cmsg(&msg, &tc) < 0 || !tc.have_err ||
+	if (tstamp_parse_cmsg(msg, &tc) < 0 || !tc.have_err ||
 	    tc.tstype != SCM_TSTAMP_SND) {
 		port->cnt.tx_ts_unmatched++;
 		return 0;
 	}
 	if (n > 0) {
-		if ((off = tstamp_errq_payload_off(port->kind, pkt,
-		    (size_t)n)) < 0) {
+		if ((off = tstamp_errq_payload_off(port->kind, pkt, n)) < 0) {
 			port->cnt.tx_ts_unmatched++;
 			return 0;
 		}
 		payload = pkt + off;
-		plen = (size_t)n - (size_t)off;
+		plen = n - (size_t)off;
 	}
 	if ((i = tstamp_tx_match(port, cls, tc.key, payload, plen)) < 0) {
 		port->cnt.tx_ts_unmatched++;
@@ -608,9 +586,8 @@ transport_read_errqueue(struct transport_port *port, enum transport_class cls,
 		    port->ifname, tc.key);
 		return 0;
 	}
-	p = &port->pending[cls][i];
 	memset(out, 0, sizeof(*out));
-	out->id = p->id;
+	out->id = tstamp_tx_done(port, cls, i, tc.key);
 	out->cls = cls;
 	if (port->ts_mode == TS_HARDWARE ? !tc.have_hw : !tc.have_sw) {
 		/* The entry answers the request but carries no usable time. */
@@ -622,35 +599,78 @@ transport_read_errqueue(struct transport_port *port, enum transport_class cls,
 		out->ts = out->hw ? tc.hw : tc.sw;
 		port->cnt.tx_ts++;
 	}
-	/*
-	 * Matched by its bytes under another key: a send that failed after
-	 * the kernel took a key shifted the numbering.  Shift the later
-	 * requests and the next key by as much.
-	 */
-	if (tc.key != p->key) {
-		uint32_t delta = tc.key - p->key, base = p->key;
-		int j;
-
-		for (j = 0; j < TRANSPORT_TX_PENDING_MAX; j++)
-			if (port->pending[cls][j].used &&
-			    (int32_t)(port->pending[cls][j].key - base) >= 0)
-				port->pending[cls][j].key += delta;
-		port->next_key[cls] += delta;
-	}
-	p->used = 0;
 	return 1;
+}
+
+/*
+ * The packet octets kept of an error-queue entry: its link-layer, IP and
+ * UDP headers and the PTP bytes a request keeps (TRANSPORT_TX_MATCH_LEN);
+ * the rest is cut (MSG_TRUNC), never compared.
+ */
+#define ERRQ_PKT_LEN	256
+
+int
+transport_read_errqueue_batch(struct transport_port *port,
+    enum transport_class cls, struct transport_txts *out, int max,
+    int *consumed)
+{
+	static uint8_t pkt[TRANSPORT_ERRQ_BATCH][ERRQ_PKT_LEN];
+	static union {
+		struct cmsghdr align;
+		uint8_t b[CONTROL_LEN];
+	} control[TRANSPORT_ERRQ_BATCH];
+	struct mmsghdr mm[TRANSPORT_ERRQ_BATCH];
+	struct iovec iov[TRANSPORT_ERRQ_BATCH];
+	int i, n, err, nout = 0;
+
+	*consumed = 0;
+	if (cls != TC_EVENT && cls != TC_GENERAL)
+		return -EINVAL;
+	if (max > TRANSPORT_ERRQ_BATCH)
+		max = TRANSPORT_ERRQ_BATCH;
+	if (max < 1)
+		return 0;
+	memset(mm, 0, sizeof(mm[0]) * (size_t)max);
+	for (i = 0; i < max; i++) {
+		iov[i].iov_base = pkt[i];
+		iov[i].iov_len = sizeof(pkt[i]);
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+		mm[i].msg_hdr.msg_control = control[i].b;
+		mm[i].msg_hdr.msg_controllen = sizeof(control[i].b);
+	}
+	/* One system call for as many entries as are queued (up to max). */
+	if ((n = recvmmsg(port->fd[cls], mm, (unsigned)max,
+	    MSG_ERRQUEUE | MSG_DONTWAIT, NULL)) == -1) {
+		err = -errno;
+		if (err == -EAGAIN || err == -EWOULDBLOCK || err == -EINTR)
+			return -EAGAIN;
+		log_rl(LOG_LVL_WARN, "%s: recvmmsg(MSG_ERRQUEUE): %s",
+		    port->ifname, strerror(-err));
+		return err;
+	}
+	*consumed = n;
+	for (i = 0; i < n; i++)
+		nout += errq_entry(port, cls, pkt[i], mm[i].msg_len,
+		    &mm[i].msg_hdr, &out[nout]);
+	return nout;
+}
+
+int
+transport_read_errqueue(struct transport_port *port, enum transport_class cls,
+    struct transport_txts *out)
+{
+	int consumed;
+
+	return transport_read_errqueue_batch(port, cls, out, 1, &consumed);
 }
 
 int
 transport_tx_owed(const struct transport_port *port, enum transport_class cls)
 {
-	int i, n = 0;
-
 	if (cls != TC_EVENT && cls != TC_GENERAL)
 		return 0;
-	for (i = 0; i < TRANSPORT_TX_PENDING_MAX; i++)
-		n += port->pending[cls][i].used != 0;
-	return n;
+	return (int)port->txr[cls].owed;
 }
 
 int

@@ -201,16 +201,36 @@ struct transport_counters {
 	uint64_t tx_ts_unmatched;	/* error queue entries nobody asked for */
 };
 
-#define TRANSPORT_TX_PENDING_MAX	32
+/*
+ * The TX timestamps a socket asked for and has not reported
+ * (tstamp_tx.c): a ring indexed by the kernel's SOF_TIMESTAMPING_OPT_ID
+ * key, which counts the socket's timestamped sends, so adding, matching
+ * and expiring are O(1).  A grandmaster serving 10,000 unicast clients
+ * asks for 10,000 Sync time stamps a second, in bursts (issue 15): the
+ * ring holds a whole such second.  Mapped on first use (calloc, pages
+ * untouched until used): 96 octets per entry, 1.5 MiB for the event
+ * socket at most; the general socket never asks for one (check.c).
+ */
+#define TRANSPORT_TX_PENDING_MAX	16384	/* a power of two */
 #define TRANSPORT_TX_MATCH_LEN		64
+/* Keys either side of the expected one searched for a drifted entry. */
+#define TRANSPORT_TX_DRIFT_MAX		64
 /* A TX timestamp asked for and not yet reported. */
 struct transport_tx_pending {
-	int used;
+	uint8_t used;
+	uint8_t len;			/* bytes kept in head */
 	uint32_t id;			/* handed to the caller */
-	uint32_t key;			/* kernel's SOF_TIMESTAMPING_OPT_ID */
+	uint32_t key;			/* our count of keyed sends */
 	struct timespec deadline;	/* CLOCK_MONOTONIC */
-	size_t len;			/* bytes kept in head */
 	uint8_t head[TRANSPORT_TX_MATCH_LEN];
+};
+
+struct transport_tx_ring {
+	struct transport_tx_pending *e;	/* TRANSPORT_TX_PENDING_MAX, or NULL */
+	uint32_t next;			/* key of the next keyed send */
+	uint32_t tail;			/* oldest key that may be owed */
+	uint32_t off;			/* kernel key - ours (drift) */
+	uint32_t owed;			/* entries in use */
 };
 
 struct transport_port {
@@ -230,8 +250,7 @@ struct transport_port {
 	uint8_t primary_mac[6], pdelay_mac[6];	/* L2 groups */
 	uint8_t udp6_primary[16];		/* FF0X::181 */
 	uint32_t next_id;
-	uint32_t next_key[TC_NUM];
-	struct transport_tx_pending pending[TC_NUM][TRANSPORT_TX_PENDING_MAX];
+	struct transport_tx_ring txr[TC_NUM];
 	struct transport_peers peers;	/* made by transport_open() */
 	struct transport_tb tx_tb;	/* the port's TX limit */
 	unsigned tx_rate, tx_burst;
@@ -287,6 +306,15 @@ int	transport_send(struct transport_port *, enum transport_class,
  */
 int	transport_read_errqueue(struct transport_port *, enum transport_class,
 	    struct transport_txts *);
+/*
+ * Reads up to max (<= TRANSPORT_ERRQ_BATCH) error-queue entries in one
+ * recvmmsg(): returns how many matched a request (out[0..n-1] filled),
+ * *consumed how many entries were read; -EAGAIN when the queue was empty.
+ */
+#define TRANSPORT_ERRQ_BATCH	64
+int	transport_read_errqueue_batch(struct transport_port *,
+	    enum transport_class, struct transport_txts *out, int max,
+	    int *consumed);
 /* TX timestamps asked for on this socket and not yet read or expired. */
 int	transport_tx_owed(const struct transport_port *, enum transport_class);
 /*

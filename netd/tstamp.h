@@ -80,24 +80,38 @@ int	tstamp_parse_cmsg(struct msghdr *, struct tstamp_cmsg *);
  */
 int	tstamp_errq_payload_off(enum transport_kind, const uint8_t *, size_t);
 
-/* ---- tstamp_tx.c: pending TX timestamp requests ------------------------- */
-/* Remembers a request; returns 0 and sets *id, or -ENOSPC. */
+/* ---- tstamp_tx.c: pending TX timestamp requests (transport.h) ---------- */
+/*
+ * Remembers a request under the socket's next key; returns 0 and sets
+ * *id, -ENOSPC when that key's entry is still owed (the ring is full),
+ * -ENOMEM when the ring cannot be mapped.
+ */
 int	tstamp_tx_add(struct transport_port *, enum transport_class,
-	    uint32_t key, const uint8_t *payload, size_t len,
-	    const struct timespec *now, uint32_t *id);
-/* Forgets the last request added (its send failed). */
+	    const uint8_t *payload, size_t len, const struct timespec *now,
+	    uint32_t *id);
+/* The id the next tstamp_tx_add() hands out. */
+uint32_t tstamp_tx_next_id(const struct transport_port *);
+/* Forgets the last request added, id (its send failed): its key is free. */
 void	tstamp_tx_cancel(struct transport_port *, enum transport_class,
 	    uint32_t id);
+/* The kernel numbered a send of this socket that has no request (one-step). */
+void	tstamp_tx_skip(struct transport_port *, enum transport_class);
 /*
- * Finds the request an error-queue entry answers: payload (the PTP bytes
- * returned with it, may be NULL) must equal what was sent, and among equal
- * payloads the key decides.  Returns the slot index or -1: nothing is
- * guessed.
+ * Finds the request an error-queue entry with the kernel's key answers:
+ * payload (the PTP bytes returned with it, may be NULL) must equal what was
+ * sent; the expected key first, then, when the bytes identify exactly one,
+ * a request up to TRANSPORT_TX_DRIFT_MAX keys either side.  Returns its
+ * index in the ring or -1: nothing is guessed.
  */
 int	tstamp_tx_match(const struct transport_port *, enum transport_class,
 	    uint32_t key, const uint8_t *payload, size_t len);
-/* Reports and frees one expired slot; 1 when *out filled, else 0. */
+/* Frees the matched entry i, answered under key; returns its id. */
+uint32_t tstamp_tx_done(struct transport_port *, enum transport_class, int i,
+	    uint32_t key);
+/* Reports and frees one expired request; 1 when *out filled, else 0. */
 int	tstamp_tx_expire(struct transport_port *, const struct timespec *now,
 	    struct transport_txts *);
+/* Frees the rings (transport_close()). */
+void	tstamp_tx_free(struct transport_port *);
 
 #endif /* PTPSEP_NETD_TSTAMP_H */

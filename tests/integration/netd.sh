@@ -376,13 +376,16 @@ tx_test() {	# name proto dst-pattern
 # at every call and push a software timestamp past tx_timestamp_timeout):
 # every TxTimestamp arrives, matched and OK, and next to no recvmsg finds
 # an empty queue (before: one empty error-queue read per timestamp, and an
-# EAGAIN after every frame and every relayed message).
+# EAGAIN after every frame and every relayed message).  The error queue is
+# read with recvmmsg (a batch a call), counted the same way.
 txts_burst_test() {	# name
 	local n=40 i ok=0 st="$tmp/perf.out" sp all errq eagain
 	command -v perf >/dev/null || { fail "$1: perf not installed"; return; }
 	perf stat -x, -o "$st" -e syscalls:sys_enter_recvmsg \
 		-e syscalls:sys_enter_recvmsg --filter 'flags & 0x2000' \
 		-e syscalls:sys_exit_recvmsg --filter 'ret == -11' \
+		-e syscalls:sys_enter_recvmmsg --filter 'flags & 0x2000' \
+		-e syscalls:sys_exit_recvmmsg --filter 'ret == -11' \
 		-p "$netd_pid" &
 	sp=$!
 	pids+=("$sp")
@@ -399,10 +402,10 @@ txts_burst_test() {	# name
 	sleep 0.5
 	kill -INT "$sp" 2>/dev/null || true
 	bg_wait "$sp"
-	# perf -x, lines: count,unit,event,...; the three events in order.
+	# perf -x, lines: count,unit,event,...; the five events in order.
 	read -r all errq eagain < <(awk -F, '/syscalls:sys_/ { v[n++] = $1 + 0 }
-		END { print v[0] + 0, v[1] + 0, v[2] + 0 }' "$st")
-	echo "    recvmsg: $all calls, $errq on the error queue, $eagain EAGAIN"
+		END { print v[0] + v[3], v[1] + v[3], v[2] + v[4] }' "$st")
+	echo "    recvmsg+recvmmsg: $all calls, $errq on the error queue, $eagain EAGAIN"
 	check "$1: $ok of $n TxTimestamps for want_ts TxFrames came back OK and matched" \
 		[ "$ok" -eq "$n" ]
 	check "$1: error queue read $errq times for $n timestamps (<= $((n + n / 10)))" \

@@ -287,11 +287,12 @@ test_tx_table(void **state)
 	port.tx_ts_timeout_ms = 100;
 	memset(a, 0xaa, sizeof(a));
 	memset(b, 0xbb, sizeof(b));
-	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, 0, a, sizeof(a), &now,
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, a, sizeof(a), &now,
 	    &ida), 0);
-	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, 1, b, sizeof(b), &now,
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, b, sizeof(b), &now,
 	    &idb), 0);
-	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, 2, a, sizeof(a), &now,
+	assert_int_equal(tstamp_tx_next_id(&port), idb + 1);
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, a, sizeof(a), &now,
 	    &idc), 0);
 	assert_true(ida != idb && idb != idc);
 	/* what port_ev_read() asks before it reads an error queue */
@@ -300,13 +301,13 @@ test_tx_table(void **state)
 
 	/* key and payload agree */
 	i = tstamp_tx_match(&port, TC_EVENT, 1, b, sizeof(b));
-	assert_int_equal(port.pending[TC_EVENT][i].id, idb);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, idb);
 	/* same payload twice: the key decides */
 	i = tstamp_tx_match(&port, TC_EVENT, 2, a, sizeof(a));
-	assert_int_equal(port.pending[TC_EVENT][i].id, idc);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, idc);
 	/* unique payload, drifted key: the bytes decide */
 	i = tstamp_tx_match(&port, TC_EVENT, 5, b, sizeof(b));
-	assert_int_equal(port.pending[TC_EVENT][i].id, idb);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, idb);
 	/* ambiguous payload and no key: nothing is guessed */
 	assert_int_equal(tstamp_tx_match(&port, TC_EVENT, 9, a, sizeof(a)), -1);
 	/* payload nobody sent */
@@ -314,7 +315,7 @@ test_tx_table(void **state)
 	assert_int_equal(tstamp_tx_match(&port, TC_EVENT, 0, a, sizeof(a)), -1);
 	/* no payload (OPT_TSONLY): key only */
 	i = tstamp_tx_match(&port, TC_EVENT, 0, NULL, 0);
-	assert_int_equal(port.pending[TC_EVENT][i].id, ida);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, ida);
 	/* wrong class */
 	assert_int_equal(tstamp_tx_match(&port, TC_GENERAL, 0, NULL, 0), -1);
 
@@ -324,19 +325,172 @@ test_tx_table(void **state)
 	assert_int_equal(tstamp_tx_expire(&port, &now, &out), 0);
 	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
 	assert_int_equal(out.status, TXTS_MISSING);
-	assert_true(out.id == ida || out.id == idb);
+	assert_int_equal(out.id, ida);		/* the oldest first */
 	assert_int_equal(out.ts.tv_sec, 0);
 	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
+	assert_int_equal(out.id, idb);
 	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 0);
 	assert_int_equal(port.cnt.tx_ts_missing, 2);
 	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 0);
 
 	/* the table is bounded */
 	for (i = 0; i < TRANSPORT_TX_PENDING_MAX; i++)
-		assert_int_equal(tstamp_tx_add(&port, TC_GENERAL, (uint32_t)i, b,
+		assert_int_equal(tstamp_tx_add(&port, TC_GENERAL, b,
 		    sizeof(b), &now, &id), 0);
-	assert_int_equal(tstamp_tx_add(&port, TC_GENERAL, 99, b, sizeof(b),
+	assert_int_equal(tstamp_tx_add(&port, TC_GENERAL, b, sizeof(b),
 	    &now, &id), -ENOSPC);
+	tstamp_tx_free(&port);
+}
+
+/*
+ * The ring at scale (issue 15: a grandmaster's burst of Sync time
+ * stamps): it holds TRANSPORT_TX_PENDING_MAX requests at once, each
+ * found by its key in O(1) in any order, and a full ring refuses the
+ * next until the oldest is answered or expires.
+ */
+static void
+test_tx_ring_full(void **state)
+{
+	static struct transport_port port;
+	struct transport_txts out;
+	struct timespec now = { 100, 0 }, later = { 100, 200000000 };
+	uint8_t m[44];
+	uint32_t id, k;
+	int i, n;
+
+	(void)state;
+	memset(&port, 0, sizeof(port));
+	port.tx_ts_timeout_ms = 100;
+	assert_true(TRANSPORT_TX_PENDING_MAX >= 10000);
+	for (k = 0; k < TRANSPORT_TX_PENDING_MAX; k++) {
+		memset(m, 0, sizeof(m));
+		memcpy(m + 30, &k, sizeof(k));	/* like a sequenceId */
+		assert_int_equal(tstamp_tx_add(&port, TC_EVENT, m, sizeof(m),
+		    &now, &id), 0);
+		assert_int_equal(id, k);
+	}
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT),
+	    TRANSPORT_TX_PENDING_MAX);
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, m, sizeof(m), &now,
+	    &id), -ENOSPC);
+	/* Answered from the middle, backwards: each by its key. */
+	for (k = TRANSPORT_TX_PENDING_MAX - 1; k >= 5000; k--) {
+		memset(m, 0, sizeof(m));
+		memcpy(m + 30, &k, sizeof(k));
+		i = tstamp_tx_match(&port, TC_EVENT, k, m, sizeof(m));
+		assert_true(i >= 0);
+		assert_int_equal(tstamp_tx_done(&port, TC_EVENT, i, k), k);
+	}
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 5000);
+	/* key 0's entry is still owed: the ring is full at the next key */
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, m, sizeof(m), &now,
+	    &id), -ENOSPC);
+	/* The rest expire, oldest first, none before its deadline. */
+	assert_int_equal(tstamp_tx_expire(&port, &now, &out), 0);
+	for (n = 0; tstamp_tx_expire(&port, &later, &out) == 1; n++)
+		assert_int_equal(out.id, (uint32_t)n);
+	assert_int_equal(n, 5000);
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 0);
+	assert_int_equal(port.cnt.tx_ts_missing, 5000);
+	/* and the ring takes requests again */
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, m, sizeof(m), &later,
+	    &id), 0);
+	assert_int_equal(id, TRANSPORT_TX_PENDING_MAX);
+	tstamp_tx_free(&port);
+}
+
+/* The kernel's 32-bit key wraps; so does ours, and nothing is lost. */
+static void
+test_tx_ring_wrap(void **state)
+{
+	static struct transport_port port;
+	struct transport_txts out;
+	struct timespec now = { 100, 0 }, later = { 100, 200000000 };
+	uint8_t m[44];
+	uint32_t id[6], k;
+	int i;
+
+	(void)state;
+	memset(&port, 0, sizeof(port));
+	port.tx_ts_timeout_ms = 100;
+	/* as after 2^32 - 3 time-stamped sends */
+	port.txr[TC_EVENT].next = port.txr[TC_EVENT].tail = UINT32_MAX - 2;
+	for (i = 0; i < 6; i++) {
+		memset(m, i, sizeof(m));
+		assert_int_equal(tstamp_tx_add(&port, TC_EVENT, m, sizeof(m),
+		    &now, &id[i]), 0);
+	}
+	assert_int_equal(port.txr[TC_EVENT].next, 3);
+	/* keys 2^32-3, -2, -1, 0, 1, 2; answer 2^32-2 and 1 */
+	memset(m, 1, sizeof(m));
+	k = UINT32_MAX - 1;
+	i = tstamp_tx_match(&port, TC_EVENT, k, m, sizeof(m));
+	assert_true(i >= 0);
+	assert_int_equal(tstamp_tx_done(&port, TC_EVENT, i, k), id[1]);
+	memset(m, 4, sizeof(m));
+	i = tstamp_tx_match(&port, TC_EVENT, 1, m, sizeof(m));
+	assert_true(i >= 0);
+	assert_int_equal(tstamp_tx_done(&port, TC_EVENT, i, 1), id[4]);
+	/* the others expire in key order across the wrap */
+	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
+	assert_int_equal(out.id, id[0]);
+	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
+	assert_int_equal(out.id, id[2]);
+	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
+	assert_int_equal(out.id, id[3]);
+	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 1);
+	assert_int_equal(out.id, id[5]);
+	assert_int_equal(tstamp_tx_expire(&port, &later, &out), 0);
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 0);
+	tstamp_tx_free(&port);
+}
+
+/*
+ * Expiry is bounded by tx_timestamp_timeout from each request's own send:
+ * a later request is not expired with an earlier one.  And keys drift:
+ * a one-step send the kernel numbered (tstamp_tx_skip), or one found by
+ * its bytes under another key, moves the expected key of the later ones.
+ */
+static void
+test_tx_ring_expiry_drift(void **state)
+{
+	static struct transport_port port;
+	struct transport_txts out;
+	struct timespec t0 = { 100, 0 }, t1 = { 100, 50000000 };
+	struct timespec t2 = { 100, 120000000 }, t3 = { 100, 160000000 };
+	uint8_t a[44], b[44], c[44];
+	uint32_t ida, idb, idc;
+	int i;
+
+	(void)state;
+	memset(&port, 0, sizeof(port));
+	port.tx_ts_timeout_ms = 100;
+	memset(a, 0xaa, sizeof(a));
+	memset(b, 0xbb, sizeof(b));
+	memset(c, 0xcc, sizeof(c));
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, a, sizeof(a), &t0,
+	    &ida), 0);
+	tstamp_tx_skip(&port, TC_EVENT);	/* a one-step send: key 1 */
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, b, sizeof(b), &t1,
+	    &idb), 0);
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, c, sizeof(c), &t1,
+	    &idc), 0);
+	/* a answers key 0; b comes under the kernel's key 2 */
+	i = tstamp_tx_match(&port, TC_EVENT, 0, a, sizeof(a));
+	assert_int_equal(tstamp_tx_done(&port, TC_EVENT, i, 0), ida);
+	i = tstamp_tx_match(&port, TC_EVENT, 2, b, sizeof(b));
+	assert_true(i >= 0);
+	assert_int_equal(tstamp_tx_done(&port, TC_EVENT, i, 2), idb);
+	/* a failed send after the kernel took key 3: c comes as key 4 */
+	i = tstamp_tx_match(&port, TC_EVENT, 4, c, sizeof(c));
+	assert_true(i >= 0);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, idc);
+	/* not answered: expires 100 ms after its own send, not a's */
+	assert_int_equal(tstamp_tx_expire(&port, &t2, &out), 0);
+	assert_int_equal(tstamp_tx_expire(&port, &t3, &out), 1);
+	assert_int_equal(out.id, idc);
+	assert_int_equal(out.status, TXTS_MISSING);
+	tstamp_tx_free(&port);
 }
 
 /* Which sends go out with their socket out of the event loop. */
@@ -522,6 +676,9 @@ main(void)
 		cmocka_unit_test(test_parse_new_and_err),
 		cmocka_unit_test(test_errq_payload_off),
 		cmocka_unit_test(test_tx_table),
+		cmocka_unit_test(test_tx_ring_full),
+		cmocka_unit_test(test_tx_ring_wrap),
+		cmocka_unit_test(test_tx_ring_expiry_drift),
 		cmocka_unit_test(test_tx_quiet),
 		cmocka_unit_test(test_tx_quiet_errqueue),
 		cmocka_unit_test(test_tx_stamp_before_return),
