@@ -77,6 +77,7 @@ struct netd_port {
 						   -1: none, or software */
 	struct netd_txmap	*txmap;		/* NETD_TXMAP_MAX, or NULL */
 	unsigned		 txmap_used;	/* entries owed */
+	uint8_t			 quiet[TC_NUM];	/* socket off the loop */
 	uint64_t		 rxdrop[NETD_RXDROP_MAX];
 	uint64_t		 refused[NETD_REFUSE_MAX];
 	uint64_t		 reopens;
@@ -134,6 +135,7 @@ struct netd {
 	struct event		*nl_ev;
 
 	struct event		*tick_ev;	/* TX timestamp expiry */
+	int			 batching;	/* in a NetdBatch */
 };
 
 /* ---- main.c ---- */
@@ -153,6 +155,18 @@ int	port_send(struct netd_port *p, enum transport_class cls,
 	    size_t len, int want_ts, uint64_t cookie, const uint8_t *fu,
 	    size_t fu_len);
 void	port_expire_tx(struct netd_port *p);
+/*
+ * Around the TxFrames of one NetdBatch: a socket taken off the event loop
+ * for a software time-stamped send goes back (its time stamps read) at
+ * the batch's end, not after each frame.
+ */
+void	port_batch_begin(struct netd *nd);
+void	port_batch_end(struct netd *nd);
+/*
+ * Within a batch, before a member that is not a TxFrame: what the frames
+ * before it owe (their time stamps) goes first, as if each had come alone.
+ */
+void	port_batch_flush(struct netd *nd);
 /* Forgets the TX timestamps owed (the client went away); frees nothing. */
 void	port_txmap_clear(struct netd_port *p);
 /* Frees what port_init() and port_send() allocated (at exit). */

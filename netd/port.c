@@ -250,6 +250,7 @@ port_close(struct netd_port *p)
 			event_free(p->ev[c]);
 			p->ev[c] = NULL;
 		}
+		p->quiet[c] = 0;
 	}
 	if (p->tp.fd[TC_EVENT] >= 0 || p->tp.fd[TC_GENERAL] >= 0)
 		transport_close(&p->tp);
@@ -433,6 +434,71 @@ port_ev_read(evutil_socket_t fd, short what, void *arg)
 	relay_rx_frame(p, cls, &rx);
 }
 
+/*
+ * A socket in the event loop makes the kernel wake it between the
+ * software TX timestamp and the frame's departure: off the loop while it
+ * sends (tstamp.c, "TX timestamps and the event loop").  Within a batch
+ * of clockd's (port_batch_begin()), once for the whole batch rather than
+ * twice a frame: a grandmaster's burst of Syncs costs two epoll_ctl calls
+ * and one recvmmsg per NetdBatch.  1 when the socket is off the loop.
+ */
+static int
+port_quiet_enter(struct netd_port *p, enum transport_class cls)
+{
+	if (p->quiet[cls])
+		return 1;
+	if (p->ev[cls] == NULL || event_del(p->ev[cls]) != 0)
+		return 0;
+	p->quiet[cls] = 1;
+	return 1;
+}
+
+/*
+ * The kernel queues a software TX timestamp in the sending context,
+ * before the send returns: take them now, while the socket is off the
+ * loop, rather than wake the loop (and run the expiry timer) for them.
+ * One not there yet is reported once the socket is back in the loop.
+ */
+static void
+port_quiet_leave(struct netd_port *p, enum transport_class cls)
+{
+	if (!p->quiet[cls])
+		return;
+	p->quiet[cls] = 0;
+	(void)port_read_errqueue(p, cls, 0);
+	netd_arm_tick(p->nd);	/* if one is still owed */
+	if (event_add(p->ev[cls], NULL) != 0)
+		log_warnx("port %u: cannot watch its %s socket again: it "
+		    "receives nothing more", p->index,
+		    cls == TC_EVENT ? "event" : "general");
+}
+
+void
+port_batch_begin(struct netd *nd)
+{
+	nd->batching = 1;
+}
+
+void
+port_batch_end(struct netd *nd)
+{
+	port_batch_flush(nd);
+	nd->batching = 0;
+}
+
+void
+port_batch_flush(struct netd *nd)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < nd->nports; i++)
+		for (c = 0; c < TC_NUM; c++)
+			if (nd->ports[i].is_open)
+				port_quiet_leave(&nd->ports[i],
+				    (enum transport_class)c);
+}
+
 int
 port_send(struct netd_port *p, enum transport_class cls,
     const struct transport_dest *dst, const uint8_t *payload, size_t len,
@@ -464,13 +530,8 @@ port_send(struct netd_port *p, enum transport_class cls,
 			return 0;
 		}
 	}
-	/*
-	 * A socket in the event loop makes the kernel wake it between the
-	 * software TX timestamp and the frame's departure: off the loop
-	 * while it sends (tstamp.c, "TX timestamps and the event loop").
-	 */
 	quiet = tstamp_tx_quiet(p->params.ts_mode, want_ts) &&
-	    event_del(p->ev[cls]) == 0;
+	    port_quiet_enter(p, cls);
 	rc = transport_send(&p->tp, cls, dst, payload, len, want_ts, &ts_id);
 	if (rc == 0 && want_ts) {
 		p->txmap_used++;
@@ -478,21 +539,12 @@ port_send(struct netd_port *p, enum transport_class cls,
 		slot->ts_id = ts_id;
 		slot->cookie = cookie;
 		port_slot_keep_fu(slot, dst, fu, fu_len);
-		/*
-		 * The kernel queues a software TX timestamp in the sending
-		 * context, before the send returns: take it now, while the
-		 * socket is off the loop, rather than wake the loop (and run
-		 * the expiry timer) for it.  If it is not there yet, the
-		 * socket reports it once it is back in the loop.
-		 */
-		if (quiet)
-			(void)port_read_errqueue(p, cls, 0);
-		netd_arm_tick(p->nd);	/* if it is still owed */
+		if (!quiet)
+			netd_arm_tick(p->nd);
 	}
-	if (quiet && event_add(p->ev[cls], NULL) != 0)
-		log_warnx("port %u: cannot watch its %s socket again: it "
-		    "receives nothing more", p->index,
-		    cls == TC_EVENT ? "event" : "general");
+	/* In a batch the socket stays off the loop until its end. */
+	if (quiet && !p->nd->batching)
+		port_quiet_leave(p, cls);
 	if (rc < 0) {
 		if (rc == -EPERM)
 			return PTPSEP__REFUSE_REASON__REFUSE_BAD_DESTINATION;

@@ -615,19 +615,24 @@ relay_dispatch(struct netd *nd, const NetdMsg *m, int in_batch)
 {
 	char why[80];
 	size_t i;
+	int rc = 0;
 
 	switch (m->body_case) {
 	case PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME:
 		return relay_tx_frame(nd, m->tx_frame);
 	case PTPSEP__NETD__NETD_MSG__BODY_CLOCK_REQUEST:
+		if (nd->batching)
+			port_batch_flush(nd);
 		return relay_clock_request(nd, m->clock_request);
 	case PTPSEP__NETD__NETD_MSG__BODY_BATCH:
 		if (in_batch)
 			break;		/* ipc_check() refuses it first */
+		port_batch_begin(nd);
 		for (i = 0; i < m->batch->n_msgs; i++)
-			if (relay_dispatch(nd, m->batch->msgs[i], 1) < 0)
-				return -1;
-		return 0;
+			if ((rc = relay_dispatch(nd, m->batch->msgs[i], 1)) < 0)
+				break;
+		port_batch_end(nd);
+		return rc;
 	default:
 		break;
 	}
