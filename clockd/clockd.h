@@ -442,6 +442,8 @@ int64_t	port_random_ns(int64_t interval);
 const char *port_state_name(const struct cport *p);
 
 /* ---- port_master.c ---- */
+void	master_announce(struct cport *p, struct ptp_msg *m, uint16_t seq,
+	    int8_t log_interval);
 void	master_send_announce(struct cport *p);
 void	master_send_sync(struct cport *p);
 void	master_rx_delay_req(struct cport *p, const struct ptp_msg *m,

@@ -23,18 +23,21 @@
 /* logMessageInterval of Delay_Resp-less messages: 0x7F (13.3.2.14). */
 #define LOG_INTERVAL_NONE	0x7F
 
+/*
+ * An Announce of this clock's datasets (13.5), multicast or to one
+ * unicast client (port_uneg.c), with its own sequenceId and interval.
+ */
 void
-master_send_announce(struct cport *p)
+master_announce(struct cport *p, struct ptp_msg *m, uint16_t seq,
+    int8_t log_interval)
 {
 	struct clockd *c = p->c;
 	struct ptp_announce *a;
-	struct ptp_msg m;
 
-	msg_header(p, &m, PTP_MT_ANNOUNCE, p->seq_announce++,
-	    p->log_announce_interval);
+	msg_header(p, m, PTP_MT_ANNOUNCE, seq, log_interval);
 	/* timePropertiesDS flags go in the second flag octet (Table 37). */
-	m.hdr.flags |= c->tds.flags;
-	a = &m.body.announce;
+	m->hdr.flags |= c->tds.flags;
+	a = &m->body.announce;
 	a->current_utc_offset = c->tds.current_utc_offset;
 	a->grandmaster_priority1 = c->pds.gm_priority1;
 	a->grandmaster_clock_quality = c->pds.gm_quality;
@@ -42,6 +45,14 @@ master_send_announce(struct cport *p)
 	memcpy(a->grandmaster_identity, c->pds.gm_identity, PTP_CLOCK_ID_LEN);
 	a->steps_removed = c->cds.steps_removed;
 	a->time_source = c->tds.time_source;
+}
+
+void
+master_send_announce(struct cport *p)
+{
+	struct ptp_msg m;
+
+	master_announce(p, &m, p->seq_announce++, p->log_announce_interval);
 	(void)msg_send(p, &m, NETD_DEST_PRIMARY, 0);
 }
 

@@ -242,22 +242,10 @@ uneg_send_signaling(struct cport *p, const struct netd_addr *to,
 static void
 uneg_send_announce(struct cport *p, struct uneg_client *cl)
 {
-	struct clockd *c = p->c;
 	struct uneg_grant *g = &cl->g[UNEG_ANNOUNCE];
-	struct ptp_announce *a;
 	struct ptp_msg m;
 
-	/* The body is master_send_announce()'s (13.5). */
-	msg_header(p, &m, PTP_MT_ANNOUNCE, g->seq++, g->log_period);
-	m.hdr.flags |= c->tds.flags;
-	a = &m.body.announce;
-	a->current_utc_offset = c->tds.current_utc_offset;
-	a->grandmaster_priority1 = c->pds.gm_priority1;
-	a->grandmaster_clock_quality = c->pds.gm_quality;
-	a->grandmaster_priority2 = c->pds.gm_priority2;
-	memcpy(a->grandmaster_identity, c->pds.gm_identity, PTP_CLOCK_ID_LEN);
-	a->steps_removed = c->cds.steps_removed;
-	a->time_source = c->tds.time_source;
+	master_announce(p, &m, g->seq++, g->log_period);
 	(void)uneg_send(p, &cl->addr, &m, NULL);
 }
 

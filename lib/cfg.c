@@ -499,8 +499,8 @@ enum_list(const struct cfg_enum_val *v, char *buf, size_t len)
 }
 
 /* A '#' after blank: the user probably meant a trailing comment. */
-static const char *
-hash_hint(const char *value)
+const char *
+cfg_hash_hint(const char *value)
 {
 	const char *h = strchr(value, '#');
 
@@ -537,7 +537,7 @@ parse_value(struct cfg *cfg, struct src *src, const struct cfg_key *k,
 		if (end == value || *end != '\0') {
 			diag(cfg, src, CFG_SEV_ERROR, name,
 			    "bad value '%s' for key '%s': not an integer%s",
-			    shown, name, hash_hint(value));
+			    shown, name, cfg_hash_hint(value));
 			return -1;
 		}
 		if (errno == ERANGE || ll < k->imin || ll > k->imax) {
@@ -555,7 +555,7 @@ parse_value(struct cfg *cfg, struct src *src, const struct cfg_key *k,
 		if (end == value || *end != '\0') {
 			diag(cfg, src, CFG_SEV_ERROR, name,
 			    "bad value '%s' for key '%s': not a number%s",
-			    shown, name, hash_hint(value));
+			    shown, name, cfg_hash_hint(value));
 			return -1;
 		}
 		/* ptp4l takes "nan"; every comparison with it is false. */

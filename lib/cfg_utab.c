@@ -185,17 +185,6 @@ show(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-/* A '#' after blank: the user probably meant a trailing comment. */
-static const char *
-hash_hint(const char *value)
-{
-	const char *h = strchr(value, '#');
-
-	if (h != NULL && h > value && (h[-1] == ' ' || h[-1] == '\t'))
-		return " (a '#' comment must be on a line of its own)";
-	return "";
-}
-
 /*
  * Whole-value decimal integer in [lo, hi]; else -1 with msg.  Decimal as
  * ptp4l's sscanf("%d") here ("010" is 10), unlike the keys' strtol(, 0).
@@ -213,7 +202,7 @@ parse_int(const char *key, const char *value, long lo, long hi, int *out,
 	v = strtol(value, &end, 10);
 	if (end == value || *end != '\0') {
 		snprintf(msg, len, "bad value '%s' for key '%s': not an "
-		    "integer%s", shown, key, hash_hint(value));
+		    "integer%s", shown, key, cfg_hash_hint(value));
 		return -1;
 	}
 	if (errno == ERANGE || v < lo || v > hi) {
@@ -287,7 +276,7 @@ add_addr(struct cfg_utab *t, enum cfg_transport tr, unsigned int line,
 	if ((why = parse_addr(tr, value, &a)) != NULL) {
 		snprintf(msg, len, "bad value '%s' for key '%s': %s%s",
 		    show(sbuf, sizeof(sbuf), value), key, why,
-		    hash_hint(value));
+		    cfg_hash_hint(value));
 		return UTAB_ERR;
 	}
 	a.line = line;
@@ -374,7 +363,7 @@ utab_line(struct cfg_utabs *u, const char *file, unsigned int line,
 		if ((why = parse_any_addr(value, &a)) != NULL) {
 			snprintf(msg, len, "bad value '%s' for key '%s': %s%s",
 			    show(sbuf, sizeof(sbuf), value), key, why,
-			    hash_hint(value));
+			    cfg_hash_hint(value));
 			return UTAB_ERR;
 		}
 		a.line = line;
