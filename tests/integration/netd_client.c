@@ -11,7 +11,9 @@
  *       [--seq N] [--cookie C] [--want-ts] [--follow-up]
  *       (--follow-up: with a Follow_Up for netd to complete and send; then
  *       no TxTimestamp is the success: "TXTS none")
- *       [--count N] (a burst of N, sequenceId --seq on; "BURST n=N")
+ *       [--count N] (a burst of N, sequenceId --seq on; "BURST n=N";
+ *       with --want-ts in NetdBatches, cookies --cookie on, every
+ *       TxTimestamp counted: "TXBURST n=N ok=K failed=F ...")
  *       [--batch-freq PPB] (in one NetdBatch with a ClockRequest that
  *       sets the frequency and a read behind it: "BATCHFREQ freq_ppb=F")
  *   netd_client clock SOCK OP [ARG] ...    OP: read, status, freq PPB, step NS,

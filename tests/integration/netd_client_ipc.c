@@ -507,6 +507,121 @@ wait_batch_freq(int fd)
 	return ok;
 }
 
+/*
+ * --count N with --want-ts: N frames, sequenceId seq.. and cookie
+ * cookie.., in NetdBatches of IPC_BATCH_MAX as clockd sends a
+ * grandmaster's Syncs, and every TxTimestamp that comes back counted:
+ * "TXBURST n=N ok=K failed=F missing=M other=U dup=D order=1|0
+ * elapsed_us=T" (order: the OK time stamps do not go back in cookie
+ * order, as frames sent one after the other must not).  0 when each
+ * frame got exactly one answer.
+ */
+static int
+send_ts_burst(int fd, const struct opts *o, const Ptpsep__Netd__TxFrame *f,
+    const uint8_t *payload, size_t len)
+{
+	static uint8_t pl[IPC_BATCH_MAX][MAX_PAYLOAD];
+	NetdMsg env = PTPSEP__NETD__NETD_MSG__INIT;
+	NetdMsg mm[IPC_BATCH_MAX], *members[IPC_BATCH_MAX], *r;
+	Ptpsep__Netd__TxFrame ff[IPC_BATCH_MAX];
+	Ptpsep__Netd__NetdBatch b = PTPSEP__NETD__NETD_BATCH__INIT;
+	long n = o->count, sent = 0, got = 0, ok = 0, failed = 0, missing = 0;
+	long other = 0, dup = 0, i, j, k;
+	int64_t t0 = now_ns(CLOCK_MONOTONIC), *ts;
+	uint8_t *seen;
+	int rc, order = 1, wait_ms;
+
+	if ((seen = calloc((size_t)n, 1)) == NULL ||
+	    (ts = calloc((size_t)n, sizeof(*ts))) == NULL)
+		die("out of memory");
+	while (got < n) {
+		if (sent < n) {
+			k = n - sent < IPC_BATCH_MAX ? n - sent : IPC_BATCH_MAX;
+			for (j = 0; j < k; j++) {
+				unsigned seq = o->seq + (unsigned)(sent + j);
+				NetdMsg init = PTPSEP__NETD__NETD_MSG__INIT;
+
+				memcpy(pl[j], payload, len);
+				pl[j][30] = (uint8_t)(seq >> 8);
+				pl[j][31] = (uint8_t)seq;
+				ff[j] = *f;
+				ff[j].payload.data = pl[j];
+				ff[j].cookie = o->cookie + (uint64_t)(sent + j);
+				mm[j] = init;
+				mm[j].body_case =
+				    PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
+				mm[j].tx_frame = &ff[j];
+				members[j] = &mm[j];
+			}
+			b.n_msgs = (size_t)k;
+			b.msgs = members;
+			env.body_case = k > 1 ?
+			    PTPSEP__NETD__NETD_MSG__BODY_BATCH :
+			    PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
+			if (k > 1)
+				env.batch = &b;
+			else
+				env.tx_frame = &ff[0];
+			if ((rc = ipc_send_netd(fd, &env)) != IPC_OK)
+				die("send batch at %ld: %s (%s)", sent,
+				    ipc_strerror(rc), ipc_detail());
+			sent += k;
+		}
+		/* what has come meanwhile; at the end, wait for the rest */
+		wait_ms = sent < n ? 0 : 3000;
+		while ((rc = recv_netd(fd, wait_ms, &r)) == IPC_OK) {
+			Ptpsep__Netd__TxTimestamp *t;
+
+			if (r->body_case !=
+			    PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP) {
+				(void)print_other(r);
+				ipc_free(&r->base);
+				continue;
+			}
+			t = r->tx_timestamp;
+			i = (long)(t->cookie - o->cookie);
+			if (t->cookie < o->cookie || i >= n)
+				other++;
+			else if (seen[i]++)
+				dup++;
+			else {
+				got++;
+				if (t->status ==
+				    PTPSEP__NETD__TX_TS_STATUS__TXTS_OK &&
+				    t->ts != NULL) {
+					ok++;
+					ts[i] = ts_ns(t->ts);
+				} else if (t->status ==
+				    PTPSEP__NETD__TX_TS_STATUS__TXTS_MISSING)
+					missing++;
+				else
+					failed++;
+			}
+			ipc_free(&r->base);
+			if (got >= n)
+				break;
+		}
+		if (rc == IPC_E_EOF)
+			die("netd closed the connection at %ld", sent);
+		if (rc != IPC_OK && rc != IPC_E_AGAIN)
+			die("recv: %s (%s)", ipc_strerror(rc), ipc_detail());
+		if (rc == IPC_E_AGAIN && sent >= n)
+			break;		/* 3 s without one: the rest never come */
+	}
+	for (i = 1, j = -1; i < n; i++)
+		if (ts[i] != 0) {
+			if (j >= 0 && ts[i] < ts[j])
+				order = 0;
+			j = i;
+		}
+	printf("TXBURST n=%ld ok=%ld failed=%ld missing=%ld other=%ld dup=%ld "
+	    "order=%d elapsed_us=%lld\n", n, ok, failed, missing, other, dup,
+	    order, (long long)((now_ns(CLOCK_MONOTONIC) - t0) / 1000));
+	free(seen);
+	free(ts);
+	return got == n && dup == 0 && other == 0 ? 0 : 1;
+}
+
 int
 cmd_send(const char *path, const struct opts *o)
 {
@@ -529,6 +644,11 @@ cmd_send(const char *path, const struct opts *o)
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_FRAME;
 	m.tx_frame = &f;
 	sent_rt = now_ns(CLOCK_REALTIME);
+	if (o->count > 1 && o->want_ts && !o->batch_freq && !o->follow_up) {
+		rc = send_ts_burst(fd, o, &f, payload, len);
+		close(fd);
+		return rc;
+	}
 	if (o->count > 1 && !o->want_ts && !o->batch_freq) {
 		/* --count N: a burst back to back, sequenceId seq.. (peers.sh) */
 		int64_t t0 = now_ns(CLOCK_MONOTONIC);
