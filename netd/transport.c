@@ -258,6 +258,30 @@ transport_open_peers(struct transport_port *port,
 	return 0;
 }
 
+/*
+ * The socket's receive buffer.  The kernel charges both the frames queued
+ * for netd and the TX time stamps on the error queue (each a clone of the
+ * frame sent) to it, and drops a time stamp that finds it full
+ * (sock_queue_err_skb()): a grandmaster serving 10,000 unicast clients
+ * receives 10,000 Delay_Reqs and queues 10,000 Sync time stamps a second
+ * on its event socket, in bursts, and with the default 208 KiB lost most
+ * of the stamps (issue 15, tests/bench/scale.sh).  SO_RCVBUFFORCE while
+ * netd is root (at start); after a reopen without CAP_NET_ADMIN, what
+ * net.core.rmem_max allows.  Memory is taken only as frames queue.
+ */
+static void
+transport_rcvbuf(struct transport_port *port, int fd)
+{
+	int v = TRANSPORT_RCVBUF;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) == 0)
+		return;
+	v = TRANSPORT_RCVBUF;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) == -1)
+		log_rl(LOG_LVL_WARN, "%s: SO_RCVBUF: %s", port->ifname,
+		    strerror(errno));
+}
+
 int
 transport_open(struct transport_port *port, const struct transport_params *pa)
 {
@@ -302,6 +326,7 @@ transport_open(struct transport_port *port, const struct transport_params *pa)
 			return fd;
 		}
 		port->fd[c] = fd;
+		transport_rcvbuf(port, fd);
 	}
 	log_debug("%s: %s port open (%s timestamps%s)", port->ifname,
 	    transport_kind_name(port->kind),

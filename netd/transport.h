@@ -176,6 +176,8 @@ struct transport_params {
 #define TRANSPORT_PEER_DEF_TX_RATE	640
 #define TRANSPORT_PEER_DEF_TX_BURST	64
 #define TRANSPORT_TX_TS_TIMEOUT_MS	100
+/* Each socket's receive buffer (frames and TX time stamps): transport.c. */
+#define TRANSPORT_RCVBUF		(4 << 20)
 
 /*
  * Counters.  rx_* drops are frames that reached user space although the
