@@ -450,6 +450,10 @@ void	master_rx_delay_req(struct cport *p, const struct ptp_msg *m,
 	    const struct ptp_timestamp *t4);
 void	responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *m,
 	    const struct ptp_timestamp *t2);
+/* The Pdelay_Resp (and Follow_Up) for a request: 1 when fu goes too. */
+int	responder_pdelay_resp(struct cport *p, const struct ptp_msg *req,
+	    const struct ptp_timestamp *t2, struct ptp_msg *m,
+	    struct ptp_msg *fu);
 
 /* ---- port_slave.c ---- */
 void	slave_rx_sync(struct cport *p, const struct ptp_msg *m,
@@ -493,6 +497,12 @@ void	port_uneg_heard(struct cport *p, const struct ptp_msg *m,
 int	port_uneg_delay_req_to(struct cport *p, struct netd_addr *to);
 /* 1: no multicast Announce and Sync (inhibit_multicast_service). */
 int	port_uneg_inhibit_multicast(const struct cport *p);
+/* 1 with *to when Pdelay_Req goes unicast to the table's peer_address. */
+int	port_uneg_pdelay_req_to(struct cport *p, struct netd_addr *to);
+/* 1 when the Pdelay_Req was unicast and is answered (or dropped) here,
+ * 0 for responder_rx_pdelay_req(). */
+int	port_uneg_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
+	    const struct ptp_timestamp *t2, const struct netd_rx *f);
 
 /* ---- msg.c ---- */
 /* Fills the common header for a message of this port (13.3). */

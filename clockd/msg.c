@@ -111,9 +111,12 @@ msg_send(struct cport *p, struct ptp_msg *m, enum netd_dest dest, int want_ts)
 	struct netd_addr to = { 0 };
 	int len;
 
-	/* A unicast client's Delay_Req goes to its master (port_uneg.c). */
-	if (type == PTP_MT_DELAY_REQ && dest == NETD_DEST_PRIMARY &&
-	    port_uneg_delay_req_to(p, &to)) {
+	/* A unicast client's Delay_Req goes to its master, a Pdelay_Req to
+	 * the table's peer_address (port_uneg.c). */
+	if ((type == PTP_MT_DELAY_REQ && dest == NETD_DEST_PRIMARY &&
+	    port_uneg_delay_req_to(p, &to)) ||
+	    (type == PTP_MT_PDELAY_REQ && dest == NETD_DEST_PDELAY &&
+	    port_uneg_pdelay_req_to(p, &to))) {
 		dest = NETD_DEST_UNICAST;
 		m->hdr.flags |= PTP_FLAG_UNICAST;
 	}

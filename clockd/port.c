@@ -493,7 +493,8 @@ port_rx(struct cport *p, const struct netd_rx *f)
 		slave_rx_delay_resp(p, &m);
 		break;
 	case PTP_MT_PDELAY_REQ:
-		responder_rx_pdelay_req(p, &m, ts);
+		if (!port_uneg_rx_pdelay_req(p, &m, ts, f))
+			responder_rx_pdelay_req(p, &m, ts);
 		break;
 	case PTP_MT_PDELAY_RESP:
 		p2p_rx_pdelay_resp(p, &m, ts);

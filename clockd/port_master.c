@@ -97,17 +97,19 @@ master_rx_delay_req(struct cport *p, const struct ptp_msg *req,
 	(void)msg_send(p, &m, NETD_DEST_PRIMARY, 0);
 }
 
-void
-responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
-    const struct ptp_timestamp *t2)
+/*
+ * The answer to a Pdelay_Req received at t2: the Pdelay_Resp in *m and,
+ * two-step, its Pdelay_Resp_Follow_Up in *fu (11.4.3 c).  Returns 1 when
+ * fu goes with m, 0 when m goes alone (one-step).  Multicast here, unicast
+ * to a unicast request (port_uneg.c).
+ */
+int
+responder_pdelay_resp(struct cport *p, const struct ptp_msg *req,
+    const struct ptp_timestamp *t2, struct ptp_msg *m, struct ptp_msg *fu)
 {
-	struct ptp_msg m, fu;
-
-	if (p->delay_mechanism != DM_P2P)
-		return;
-	msg_header(p, &m, PTP_MT_PDELAY_RESP, req->hdr.sequence_id,
+	msg_header(p, m, PTP_MT_PDELAY_RESP, req->hdr.sequence_id,
 	    LOG_INTERVAL_NONE);
-	m.body.pdelay_resp.requesting_port_identity =
+	m->body.pdelay_resp.requesting_port_identity =
 	    req->hdr.source_port_identity;
 	if (p->c->p2p_one_step) {
 		/*
@@ -116,20 +118,33 @@ responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
 		 * the turnaround t3 - t2 to the correctionField on egress
 		 * (HWTSTAMP_TX_ONESTEP_P2P).  No Pdelay_Resp_Follow_Up.
 		 */
-		m.hdr.correction = req->hdr.correction;
-		(void)msg_send(p, &m, NETD_DEST_PDELAY, 0);
-		return;
+		m->hdr.correction = req->hdr.correction;
+		return 0;
 	}
 	/* Two-step responder (11.4.3 c): t2 in Pdelay_Resp, t3 and the
 	 * request's correctionField in Pdelay_Resp_Follow_Up.  A one-step
 	 * Sync clock (time_stamping onestep) answers two-step here. */
-	m.hdr.flags |= PTP_FLAG_TWO_STEP;
-	m.body.pdelay_resp.request_receipt_timestamp = *t2;
+	m->hdr.flags |= PTP_FLAG_TWO_STEP;
+	m->body.pdelay_resp.request_receipt_timestamp = *t2;
 	/* netd writes t3 into the follow-up, built now. */
-	msg_header(p, &fu, PTP_MT_PDELAY_RESP_FOLLOW_UP, req->hdr.sequence_id,
+	msg_header(p, fu, PTP_MT_PDELAY_RESP_FOLLOW_UP, req->hdr.sequence_id,
 	    LOG_INTERVAL_NONE);
-	fu.hdr.correction = req->hdr.correction;
-	fu.body.pdelay_resp_fup.requesting_port_identity =
+	fu->hdr.correction = req->hdr.correction;
+	fu->body.pdelay_resp_fup.requesting_port_identity =
 	    req->hdr.source_port_identity;
-	(void)msg_send_fu(p, &m, &fu, NETD_DEST_PDELAY);
+	return 1;
+}
+
+void
+responder_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
+    const struct ptp_timestamp *t2)
+{
+	struct ptp_msg m, fu;
+
+	if (p->delay_mechanism != DM_P2P)
+		return;
+	if (responder_pdelay_resp(p, req, t2, &m, &fu))
+		(void)msg_send_fu(p, &m, &fu, NETD_DEST_PDELAY);
+	else
+		(void)msg_send(p, &m, NETD_DEST_PDELAY, 0);
 }

@@ -40,6 +40,9 @@ struct uneg_port {
 	struct uneg_srv		 srv;
 	int			 client;	/* unicast_master_table */
 	struct uneg_cli		 cli;
+	/* P2P with the table's peer_address: unicast Pdelay_Req to it */
+	int			 has_peer;
+	struct uneg_peer	 peer;
 	int8_t			 log_query;	/* logQueryInterval */
 	int			 inhibit_mcast;	/* inhibit_multicast_service */
 	int			 hybrid;	/* hybrid_e2e */
@@ -120,8 +123,20 @@ port_uneg_create(struct cport *p, const char *pn)
 			return -1;
 		uneg_srv_arm(p, clock_now(p->c), UNEG_IDLE_NS);
 	}
-	if (tab != NULL && tab->count > 0) {
-		if ((addrs = calloc(tab->count, sizeof(*addrs))) == NULL)
+	/* linuxptp uses peer_address only with delay_mechanism P2P. */
+	if (tab != NULL && tab->has_peer && p->delay_mechanism == DM_P2P) {
+		struct netd_addr pa;
+
+		memset(&pa, 0, sizeof(pa));
+		pa.family = uneg_af_of(tab->peer.transport);
+		pa.len = tab->peer.len;
+		memcpy(pa.b, tab->peer.b, tab->peer.len);
+		uneg_peer_init(&u->peer, &pa);
+		u->has_peer = 1;
+	}
+	if (tab != NULL && (tab->count > 0 || u->has_peer)) {
+		if (tab->count > 0 &&
+		    (addrs = calloc(tab->count, sizeof(*addrs))) == NULL)
 			return -1;
 		for (i = 0; i < tab->count; i++) {
 			addrs[i].family = uneg_af_of(tab->addrs[i].transport);
@@ -144,9 +159,10 @@ port_uneg_create(struct cport *p, const char *pn)
 			return -1;
 		env_timer_arm(&p->c->env, u->t_cli, 0);
 	}
-	log_info("port %u (%s): unicast negotiation:%s%s%s%s",
+	log_info("port %u (%s): unicast negotiation:%s%s%s%s%s",
 	    p->identity.port_number, p->iface,
 	    u->server ? " server" : "", u->client ? " client" : "",
+	    u->has_peer ? " peer" : "",
 	    u->hybrid ? " hybrid_e2e" : "",
 	    u->inhibit_mcast ? " no multicast service" : "");
 	return 0;
@@ -366,9 +382,35 @@ uneg_ev_cli(void *arg)
 		(void)uneg_send_signaling(p, &m->addr, m->have_pid ? &m->pid :
 		    &uneg_all_ports, t, n);
 	}
+	/* The peer's PDELAY_RESP grant, asked at the rate the port sends
+	 * its Pdelay_Req (linuxptp's too). */
+	if (u->has_peer) {
+		n = uneg_peer_tick(&u->peer, p->log_min_pdelay_req_interval,
+		    c->duration, now, t);
+		(void)uneg_send_signaling(p, &u->peer.addr, &u->peer.pid, t, n);
+	}
 }
 
 /* ---- received ---- */
+
+/* A PDELAY_RESP grant from the peer: its period becomes the port's
+ * logMinPdelayReqInterval (as linuxptp), a refusal is logged. */
+static void
+uneg_peer_granted_log(struct cport *p, const struct ptp_uneg_tlv *g)
+{
+	if (g->duration == 0) {
+		log_warnx("port %u (%s): unicast Pdelay_Resp refused by the "
+		    "peer", p->identity.port_number, p->iface);
+		return;
+	}
+	if (g->log_period != p->log_min_pdelay_req_interval &&
+	    g->log_period >= -10 && g->log_period <= 10) {
+		log_info("port %u (%s): the peer grants Pdelay_Resp every "
+		    "2^%d s", p->identity.port_number, p->iface,
+		    g->log_period);
+		p->log_min_pdelay_req_interval = g->log_period;
+	}
+}
 
 static int
 uneg_target_ok(const struct cport *p, const struct ptp_port_identity *t)
@@ -429,6 +471,11 @@ port_uneg_rx(struct cport *p, const struct ptp_msg *m, const struct netd_rx *f)
 				    &in, now, &out[n++]);
 			break;
 		case PTP_TLV_GRANT_UNICAST_TRANSMISSION:
+			if (u->has_peer && uneg_peer_grant(&u->peer, &from,
+			    src, &in, now)) {
+				uneg_peer_granted_log(p, &in);
+				break;
+			}
 			if (u->client &&
 			    uneg_cli_grant(&u->cli, &from, src, &in, now) >= 0 &&
 			    in.duration == 0)
@@ -437,9 +484,12 @@ port_uneg_rx(struct cport *p, const struct ptp_msg *m, const struct netd_rx *f)
 				    ptp_msg_type_name(in.message_type));
 			break;
 		case PTP_TLV_CANCEL_UNICAST_TRANSMISSION:
-			/* From one of our masters: it stops serving us;
-			 * otherwise a client of ours stops. */
-			if (u->client &&
+			/* From one of our masters or our peer: it stops
+			 * serving us; otherwise a client of ours stops. */
+			if (u->has_peer && uneg_peer_cancel(&u->peer, &from,
+			    &in, &out[n]))
+				n++;
+			else if (u->client &&
 			    uneg_cli_cancel(&u->cli, &from, &in, &out[n]) >= 0)
 				n++;
 			else if (u->server)
@@ -565,4 +615,39 @@ port_uneg_delay_req_to(struct cport *p, struct netd_addr *to)
 			return 1;
 		}
 	return 0;
+}
+
+int
+port_uneg_pdelay_req_to(struct cport *p, struct netd_addr *to)
+{
+	/* To the peer_address whether or not it granted (linuxptp's
+	 * Pdelay_Req go there from the start too); netd has it pinned. */
+	if (p->un == NULL || !p->un->has_peer)
+		return 0;
+	*to = p->un->peer.addr;
+	return 1;
+}
+
+int
+port_uneg_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
+    const struct ptp_timestamp *t2, const struct netd_rx *f)
+{
+	struct netd_addr from;
+	struct ptp_msg m, fu;
+	int two;
+
+	/* A unicast Pdelay_Req is answered unicast, granted or not (as
+	 * linuxptp: a PDELAY_RESP grant settles only the rate); netd heard
+	 * the requester, so it may be sent to. */
+	if (p->un == NULL || !(req->hdr.flags & PTP_FLAG_UNICAST) ||
+	    uneg_src(f, &from) != 0)
+		return 0;
+	if (p->un->server)
+		uneg_srv_heard(&p->un->srv, &req->hdr.source_port_identity,
+		    &from);
+	if (p->delay_mechanism != DM_P2P)
+		return 1;
+	two = responder_pdelay_resp(p, req, t2, &m, &fu);
+	(void)uneg_send(p, &from, &m, two ? &fu : NULL);
+	return 1;
 }

@@ -585,3 +585,89 @@ uneg_cli_cancels(const struct uneg_cli *c, unsigned i,
 	}
 	return n;
 }
+
+/* ---- client: the peer delay responder ---- */
+
+static const struct ptp_port_identity peer_all_ports = {
+	{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, 0xffff,
+};
+
+void
+uneg_peer_init(struct uneg_peer *pe, const struct netd_addr *addr)
+{
+	memset(pe, 0, sizeof(*pe));
+	pe->addr = *addr;
+	/* 13.12.1: all ports until the peer's grant names its port */
+	pe->pid = peer_all_ports;
+}
+
+unsigned
+uneg_peer_tick(struct uneg_peer *pe, int8_t log_period, uint32_t duration,
+    int64_t now, struct ptp_uneg_tlv *out)
+{
+	if (pe->expires != 0 && pe->expires <= now) {
+		pe->expires = 0;
+		pe->renew_at = 0;
+	}
+	if (pe->renew_at != 0 && now < pe->renew_at)
+		return 0;
+	/* Asked now: again at every query until a grant comes. */
+	pe->renew_at = 0;
+	req_tlv(out, UNEG_PDELAY_RESP, log_period, duration);
+	return 1;
+}
+
+int
+uneg_peer_grant(struct uneg_peer *pe, const struct netd_addr *addr,
+    const struct ptp_port_identity *src, const struct ptp_uneg_tlv *g,
+    int64_t now)
+{
+	if (!uneg_addr_equal(&pe->addr, addr) ||
+	    g->message_type != PTP_MT_PDELAY_RESP)
+		return 0;
+	if (g->duration == 0) {
+		/* Refused (16.1.4.2): the Pdelay_Req still go (linuxptp's
+		 * do too); the grant is asked again at the next query. */
+		pe->refusals++;
+		pe->expires = 0;
+		pe->renew_at = 0;
+		return 1;
+	}
+	if (g->log_period > UNEG_MAX_ABS_LOG ||
+	    g->log_period < -UNEG_MAX_ABS_LOG)
+		return 1;
+	pe->pid = *src;
+	pe->have_pid = 1;
+	pe->grants++;
+	pe->log_period = g->log_period;
+	pe->expires = now + (int64_t)g->duration * NS_PER_S;
+	pe->renew_at = now + (int64_t)g->duration * (NS_PER_S / 4) * 3;
+	return 1;
+}
+
+int
+uneg_peer_cancel(struct uneg_peer *pe, const struct netd_addr *addr,
+    const struct ptp_uneg_tlv *cancel, struct ptp_uneg_tlv *ack)
+{
+	if (!uneg_addr_equal(&pe->addr, addr) ||
+	    cancel->message_type != PTP_MT_PDELAY_RESP)
+		return 0;
+	/* 16.1.4.3/16.1.4.4: acknowledged; unless the peer maintains the
+	 * grant it is gone and asked for again. */
+	memset(ack, 0, sizeof(*ack));
+	ack->type = PTP_TLV_ACK_CANCEL_UNICAST_TRANSMISSION;
+	ack->message_type = cancel->message_type;
+	ack->flags = cancel->flags;
+	if (!(cancel->flags & PTP_UNEG_MAINTAIN_GRANT)) {
+		pe->cancels++;
+		pe->expires = 0;
+		pe->renew_at = 0;
+	}
+	return 1;
+}
+
+int
+uneg_peer_granted(const struct uneg_peer *pe, int64_t now)
+{
+	return pe->expires > now;
+}

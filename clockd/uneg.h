@@ -205,4 +205,44 @@ unsigned uneg_cli_select(struct uneg_cli *c,
 unsigned uneg_cli_cancels(const struct uneg_cli *c, unsigned i,
 	    struct ptp_uneg_tlv *out);
 
+/* ---- client: the peer delay responder (peer_address) ---- */
+
+/*
+ * A P2P port whose unicast master table names a peer_address asks that
+ * peer for PDELAY_RESP grants (16.1: Pdelay_Resp is negotiable) at its
+ * logMinPdelayReqInterval and sends its Pdelay_Req unicast to it, granted
+ * or not (as linuxptp: the grant only settles the rate).  A grant is
+ * renewed at 3/4 of its duration; without one (none yet, refused,
+ * expired, cancelled) it is asked again at every query.
+ */
+struct uneg_peer {
+	struct netd_addr addr;
+	struct ptp_port_identity pid;	/* from its grant: the target */
+	int		 have_pid;
+	int64_t		 expires;	/* ns; 0: no grant */
+	int64_t		 renew_at;	/* ns; 0: ask at the next query */
+	int8_t		 log_period;	/* as granted */
+	uint64_t	 grants, refusals, cancels;
+};
+
+void	uneg_peer_init(struct uneg_peer *pe, const struct netd_addr *addr);
+/* The query timer fired: 1 with the REQUEST in *out when one is due. */
+unsigned uneg_peer_tick(struct uneg_peer *pe, int8_t log_period,
+	    uint32_t duration, int64_t now, struct ptp_uneg_tlv *out);
+/*
+ * A GRANT of PDELAY_RESP from addr: 1 when it is the peer's (a refusal,
+ * durationField 0, counted), 0 when addr is not the peer.
+ */
+int	uneg_peer_grant(struct uneg_peer *pe, const struct netd_addr *addr,
+	    const struct ptp_port_identity *src, const struct ptp_uneg_tlv *g,
+	    int64_t now);
+/*
+ * A CANCEL of PDELAY_RESP from addr: 1 with *ack to send when it is the
+ * peer's (asked again at the next query), 0 when not.
+ */
+int	uneg_peer_cancel(struct uneg_peer *pe, const struct netd_addr *addr,
+	    const struct ptp_uneg_tlv *cancel, struct ptp_uneg_tlv *ack);
+/* 1 while the peer's grant lasts. */
+int	uneg_peer_granted(const struct uneg_peer *pe, int64_t now);
+
 #endif /* PTPSEP_CLOCKD_UNEG_H */

@@ -481,6 +481,93 @@ test_cli_refusal_expiry_cancel(void **state)
 	uneg_cli_fini(&c);
 }
 
+/*
+ * unicast P2P (peer_address): the peer is asked for PDELAY_RESP at every
+ * query until it grants, then at 3/4 of the duration; a refusal, an
+ * expiry or its cancel (acknowledged) make it ask again; grants and
+ * cancels from another address are not the peer's.  The server grants
+ * PDELAY_RESP as any other type.
+ */
+static void
+test_peer(void **state)
+{
+	struct uneg_peer pe;
+	struct netd_addr a = ip_of(44), other = ip_of(45);
+	struct ptp_port_identity m0 = pid_of(44), all;
+	struct ptp_uneg_tlv out, g, ack;
+	struct uneg_srv s;
+	int8_t lp = 0;
+
+	(void)state;
+	memset(&all, 0xff, sizeof(all));
+	uneg_peer_init(&pe, &a);
+	assert_memory_equal(&pe.pid, &all, sizeof(all));
+	assert_int_equal(uneg_peer_tick(&pe, lp, 60, 0, &out), 1);
+	assert_int_equal(out.type, PTP_TLV_REQUEST_UNICAST_TRANSMISSION);
+	assert_int_equal(out.message_type, PTP_MT_PDELAY_RESP);
+	assert_int_equal(out.log_period, 0);
+	assert_int_equal(out.duration, 60);
+	/* no answer: asked again at the next query */
+	assert_int_equal(uneg_peer_tick(&pe, lp, 60, 4 * S, &out), 1);
+	/* a grant from elsewhere, or of another type, is not the peer's */
+	g = grant(PTP_MT_PDELAY_RESP, 0, 60);
+	assert_int_equal(uneg_peer_grant(&pe, &other, &m0, &g, 5 * S), 0);
+	g = grant(PTP_MT_ANNOUNCE, 0, 60);
+	assert_int_equal(uneg_peer_grant(&pe, &a, &m0, &g, 5 * S), 0);
+	assert_false(uneg_peer_granted(&pe, 5 * S));
+	g = grant(PTP_MT_PDELAY_RESP, -1, 60);
+	assert_int_equal(uneg_peer_grant(&pe, &a, &m0, &g, 5 * S), 1);
+	assert_true(uneg_peer_granted(&pe, 5 * S));
+	assert_memory_equal(&pe.pid, &m0, sizeof(m0));
+	assert_int_equal(pe.log_period, -1);
+	/* renewed at 3/4 of 60 s: 50 s, not before */
+	assert_int_equal(uneg_peer_tick(&pe, lp, 60, 49 * S, &out), 0);
+	assert_int_equal(uneg_peer_tick(&pe, lp, 60, 50 * S, &out), 1);
+	/* the renewal lost: asked at every query, then the grant ends */
+	assert_int_equal(uneg_peer_tick(&pe, lp, 60, 54 * S, &out), 1);
+	assert_int_equal(uneg_peer_tick(&pe, lp, 60, 66 * S, &out), 1);
+	assert_false(uneg_peer_granted(&pe, 66 * S));
+	/* refused: counted, asked again */
+	g = grant(PTP_MT_PDELAY_RESP, 0, 0);
+	assert_int_equal(uneg_peer_grant(&pe, &a, &m0, &g, 70 * S), 1);
+	assert_int_equal(pe.refusals, 1);
+	assert_int_equal(uneg_peer_tick(&pe, lp, 60, 74 * S, &out), 1);
+	/* a bogus period is ignored */
+	g = grant(PTP_MT_PDELAY_RESP, 31, 60);
+	assert_int_equal(uneg_peer_grant(&pe, &a, &m0, &g, 75 * S), 1);
+	assert_false(uneg_peer_granted(&pe, 75 * S));
+	/* the peer cancels: acknowledged, asked again; maintainGrant keeps
+	 * it; a cancel of another type or from elsewhere is not its */
+	g = grant(PTP_MT_PDELAY_RESP, 0, 60);
+	uneg_peer_grant(&pe, &a, &m0, &g, 80 * S);
+	memset(&g, 0, sizeof(g));
+	g.type = PTP_TLV_CANCEL_UNICAST_TRANSMISSION;
+	g.message_type = PTP_MT_PDELAY_RESP;
+	g.flags = PTP_UNEG_MAINTAIN_GRANT;
+	assert_int_equal(uneg_peer_cancel(&pe, &a, &g, &ack), 1);
+	assert_true(uneg_peer_granted(&pe, 81 * S));
+	g.flags = 0;
+	assert_int_equal(uneg_peer_cancel(&pe, &other, &g, &ack), 0);
+	assert_int_equal(uneg_peer_cancel(&pe, &a, &g, &ack), 1);
+	assert_int_equal(ack.type, PTP_TLV_ACK_CANCEL_UNICAST_TRANSMISSION);
+	assert_int_equal(ack.message_type, PTP_MT_PDELAY_RESP);
+	assert_false(uneg_peer_granted(&pe, 81 * S));
+	assert_int_equal(pe.cancels, 1);
+	assert_int_equal(uneg_peer_tick(&pe, lp, 60, 82 * S, &out), 1);
+	g.message_type = PTP_MT_SYNC;
+	assert_int_equal(uneg_peer_cancel(&pe, &a, &g, &ack), 0);
+
+	/* the server side: PDELAY_RESP granted as asked */
+	assert_int_equal(uneg_srv_init(&s, &lim), 0);
+	out = req(PTP_MT_PDELAY_RESP, 0, 60);
+	assert_int_equal(uneg_srv_request(&s, &m0, &a, &out, S, &g), 1);
+	assert_int_equal(g.type, PTP_TLV_GRANT_UNICAST_TRANSMISSION);
+	assert_int_equal(g.message_type, PTP_MT_PDELAY_RESP);
+	assert_int_equal(g.duration, 60);
+	assert_true(uneg_srv_has(&s, &m0, &a, UNEG_PDELAY_RESP, 2 * S));
+	uneg_srv_fini(&s);
+}
+
 int
 main(void)
 {
@@ -494,6 +581,7 @@ main(void)
 		cmocka_unit_test(test_srv_unheard),
 		cmocka_unit_test(test_cli_states),
 		cmocka_unit_test(test_cli_refusal_expiry_cancel),
+		cmocka_unit_test(test_peer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
