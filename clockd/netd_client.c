@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -25,6 +26,13 @@
 /* The most a batch's or a member's tag and length take, for a length of
  * at most IPC_MAX_MSG (ipc_netd_batch_pack()). */
 #define NC_HDR_MAX		4
+
+/*
+ * The most clockd keeps of datagrams netd's socket had no room for: a
+ * grandmaster's second of 10,000 unicast clients (Sync with its Follow_Up,
+ * Announce, Delay_Resp: ~30,000 TxFrames of ~100 octets) is ~3 MiB.
+ */
+#define NC_HELD_BYTES		(4u << 20)
 
 enum nc_state {
 	NC_IDLE,	/* waiting to retry */
@@ -55,11 +63,23 @@ struct netd_client {
 	size_t			 used;
 	unsigned		 n;
 	size_t			 len[IPC_BATCH_MAX];
+	/*
+	 * Datagrams netd's socket had no room for (EAGAIN), each behind its
+	 * length (4 octets), sent in order once it has (wev): a burst of a
+	 * grandmaster's unicast service is more than the socket holds while
+	 * netd works through it (issue 15).  At most NC_HELD_BYTES; beyond,
+	 * a datagram is lost, as every one was before.
+	 */
+	struct event		*wev;		/* EV_WRITE on fd */
+	uint8_t			*held;
+	size_t			 held_off, held_len, held_cap;
+	uint64_t		 held_lost;
 };
 
 static void nc_ev_read(evutil_socket_t fd, short what, void *arg);
 static void nc_ev_retry(evutil_socket_t fd, short what, void *arg);
 static void nc_ev_flush(evutil_socket_t fd, short what, void *arg);
+static void nc_ev_write(evutil_socket_t fd, short what, void *arg);
 
 struct netd_client *
 netd_client_new(struct event_base *base, const char *path,
@@ -103,6 +123,11 @@ nc_close(struct netd_client *nc)
 		event_free(nc->ev);
 		nc->ev = NULL;
 	}
+	if (nc->wev != NULL) {
+		event_free(nc->wev);
+		nc->wev = NULL;
+	}
+	nc->held_off = nc->held_len = 0;
 	if (nc->fd >= 0)
 		close(nc->fd);
 	nc->fd = -1;
@@ -137,6 +162,7 @@ netd_client_free(struct netd_client *nc)
 	nc_close(nc);
 	event_free(nc->retry);
 	event_free(nc->flush);
+	free(nc->held);
 	free(nc->buf);
 	free(nc->path);
 	free(nc);
@@ -178,6 +204,90 @@ nc_send(struct netd_client *nc, Ptpsep__Netd__NetdMsg *m)
 	return nc_sent(nc, ipc_send_netd(nc->fd, m));
 }
 
+/* Keeps a datagram netd's socket had no room for; 0, or -1 when lost. */
+static int
+nc_hold(struct netd_client *nc, const uint8_t *dg, size_t len)
+{
+	size_t need = 4 + len, cap;
+	uint32_t l = (uint32_t)len;
+	uint8_t *b;
+
+	if (nc->held_off > 0 && nc->held_len + need > nc->held_cap) {
+		memmove(nc->held, nc->held + nc->held_off,
+		    nc->held_len - nc->held_off);
+		nc->held_len -= nc->held_off;
+		nc->held_off = 0;
+	}
+	if (nc->held_len + need > nc->held_cap) {
+		cap = nc->held_cap ? nc->held_cap * 2 : 64 * 1024;
+		while (cap < nc->held_len + need)
+			cap *= 2;
+		if (cap > NC_HELD_BYTES)
+			cap = NC_HELD_BYTES;
+		if (nc->held_len + need > cap ||
+		    (b = realloc(nc->held, cap)) == NULL) {
+			nc->held_lost++;
+			log_rl(LOG_LVL_WARN, "netd: its socket is full and %u "
+			    "octets are held for it: datagram lost (%" PRIu64
+			    " so far)", NC_HELD_BYTES, nc->held_lost);
+			return -1;
+		}
+		nc->held = b;
+		nc->held_cap = cap;
+	}
+	memcpy(nc->held + nc->held_len, &l, 4);
+	memcpy(nc->held + nc->held_len + 4, dg, len);
+	nc->held_len += need;
+	if (nc->wev != NULL)
+		(void)event_add(nc->wev, NULL);
+	return 0;
+}
+
+/*
+ * Sends one datagram, after those held (in order); one the socket has no
+ * room for is held until it has (nc_ev_write()).  Another error drops the
+ * connection (nc_sent()).
+ */
+static void
+nc_out(struct netd_client *nc, const uint8_t *dg, size_t len)
+{
+	int rc;
+
+	if (nc->held_off == nc->held_len) {
+		rc = ipc_send_packed(nc->fd, dg, len);
+		if (rc != IPC_E_AGAIN) {
+			(void)nc_sent(nc, rc);
+			return;
+		}
+	}
+	(void)nc_hold(nc, dg, len);
+}
+
+static void
+nc_ev_write(evutil_socket_t fd, short what, void *arg)
+{
+	struct netd_client *nc = arg;
+	uint32_t l;
+	int rc;
+
+	(void)fd;
+	(void)what;
+	while (nc->held_off < nc->held_len) {
+		memcpy(&l, nc->held + nc->held_off, 4);
+		rc = ipc_send_packed(nc->fd, nc->held + nc->held_off + 4, l);
+		if (rc == IPC_E_AGAIN) {
+			(void)event_add(nc->wev, NULL);
+			return;
+		}
+		nc->held_off += 4 + l;
+		if (rc != IPC_OK) {
+			(void)nc_sent(nc, rc);	/* closes: nc->held emptied */
+			return;
+		}
+	}
+	nc->held_off = nc->held_len = 0;
+}
+
 /*
  * Sends what is queued: one message as it was packed, two or more as one
  * NetdBatch.  The batch is put together from the members' packed octets:
@@ -199,16 +309,18 @@ nc_flush(struct netd_client *nc)
 	if (n == 0 || nc->fd < 0 || nc->state != NC_READY)
 		return;
 	if (n == 1) {
-		(void)nc_sent(nc, ipc_send_packed(nc->fd, nc->buf,
-		    nc->len[0]));
+		nc_out(nc, nc->buf, nc->len[0]);
 		return;
 	}
 	for (i = 0, off = 0; i < n; off += nc->len[i], i++)
 		m[i] = nc->buf + off;
 	/* nc_queue() kept the members' sum within a datagram's room */
 	len = ipc_netd_batch_pack(m, nc->len, n, dg, sizeof(dg));
-	(void)nc_sent(nc, len > 0 ? ipc_send_packed(nc->fd, dg, len) :
-	    IPC_E_TOOBIG);
+	if (len == 0) {
+		(void)nc_sent(nc, IPC_E_TOOBIG);
+		return;
+	}
+	nc_out(nc, dg, len);
 }
 
 static void
@@ -228,7 +340,7 @@ nc_ev_flush(evutil_socket_t fd, short what, void *arg)
  * in that same turn, after those active before it: no extra epoll_wait.
  * A full outbox (IPC_BATCH_MAX messages, or IPC_MAX_MSG octets) is sent
  * first.  Returns 0 when queued: a send that then finds netd's socket
- * full loses the messages, as an immediate send did.
+ * full keeps the datagram until netd has read (nc_out(), bounded).
  */
 static int
 nc_queue(struct netd_client *nc, const Ptpsep__Netd__NetdMsg *m)
@@ -282,7 +394,9 @@ nc_connect(struct netd_client *nc)
 	}
 	nc->ev = event_new(nc->base, nc->fd, EV_READ | EV_PERSIST, nc_ev_read,
 	    nc);
-	if (nc->ev == NULL || event_add(nc->ev, NULL) != 0) {
+	nc->wev = event_new(nc->base, nc->fd, EV_WRITE, nc_ev_write, nc);
+	if (nc->ev == NULL || nc->wev == NULL ||
+	    event_add(nc->ev, NULL) != 0) {
 		nc_close(nc);
 		nc_schedule_retry(nc);
 		return;

@@ -41,8 +41,9 @@ void	netd_tx_frame_fill(Ptpsep__Netd__TxFrame *f, Ptpsep__Netd__Address *a,
  * turn are done, as one NetdBatch when there are two or more (doc/design.md,
  * netd_client.c nc_queue()).  They return 0 when queued, -1 when not
  * connected or the message could not be packed (the connection is then
- * dropped); a full netd socket at the flush loses the datagram, as it
- * lost the message before.  fu: the TxFrame's follow_up (NULL, 0: none).
+ * dropped); a datagram a full netd socket has no room for is held and sent
+ * in order once it has (up to NC_HELD_BYTES, beyond which it is lost).
+ * fu: the TxFrame's follow_up (NULL, 0: none).
  */
 int	netd_send_frame(struct netd_client *nc, unsigned port, int event,
 	    enum netd_dest dest, const struct netd_addr *unicast,

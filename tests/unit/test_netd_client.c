@@ -831,6 +831,54 @@ test_out_same_turn(void **state)
 	ipc_free(&out->base);
 }
 
+/*
+ * A grandmaster's burst (issue 15): the engine sends more than netd's
+ * socket holds while netd is busy.  Nothing is lost: what the socket has
+ * no room for is held and sent, in order, once netd reads (before, each
+ * datagram that found the socket full was dropped).
+ */
+static void
+test_out_held_when_full(void **state)
+{
+	struct fake *f = *state;
+	Ptpsep__Netd__NetdMsg *m;
+	uint8_t payload[44];
+	unsigned i, j, k, got = 0, n = 8000;
+
+	send_port_list(f, 1);
+	run(f);
+	memset(payload, 0, sizeof(payload));
+	payload[0] = 0x01;
+	payload[1] = 0x02;
+	payload[3] = sizeof(payload);
+	/* in turns of the loop of 8 frames, as port_uneg.c's batches */
+	for (i = 0; i < n; i += 8) {
+		for (j = i; j < i + 8; j++) {
+			payload[30] = (uint8_t)(j >> 8);
+			payload[31] = (uint8_t)j;
+			assert_int_equal(netd_send_frame(f->nc, 0, 1,
+			    NETD_DEST_PRIMARY, NULL, payload, sizeof(payload),
+			    (uint64_t)j, 1, NULL, 0), 0);
+		}
+		event_base_loop(f->base, EVLOOP_NONBLOCK);
+	}
+	/* netd reads now; the client sends what it held as room comes */
+	for (k = 0; k < 100000 && got < n; k++) {
+		if ((m = next_out(f)) == NULL) {
+			event_base_loop(f->base, EVLOOP_NONBLOCK);
+			continue;
+		}
+		assert_int_equal(m->body_case,
+		    PTPSEP__NETD__NETD_MSG__BODY_BATCH);
+		for (j = 0; j < m->batch->n_msgs; j++, got++)
+			assert_int_equal(
+			    m->batch->msgs[j]->tx_frame->cookie, got);
+		ipc_free(&m->base);
+	}
+	assert_int_equal(got, n);
+	assert_int_equal(R.disconnected, 0);
+}
+
 /* netd_clock_req(): a compare (never about one clock), a step of the
  * system clock, in one batch. */
 static void
@@ -1036,6 +1084,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_out_two_one_datagram,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_out_held_when_full, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_out_same_turn, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_out_one_plain, setup,
