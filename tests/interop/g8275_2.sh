@@ -26,25 +26,43 @@
 #       flipped takes ptp4l's, both 128 the lower identity.  Each setting
 #       runs our client and then a ptp4l client on the same links: both
 #       must choose the same grandmaster.
+#   tab two grandmasters of equal quality (ours and a ptp4l) in one master
+#       table of the client's one port (a bridged segment): the lower
+#       identity, our client and a ptp4l client alike, and Sync then only
+#       from the chosen one (the other's cancelled, as ptp4l does).
 #
 # The wire (tshark in the grandmaster's namespace, every case): every PTP
 # frame PTPv2 and none malformed, no expert error, our side's message
 # types present, every PTP frame unicast (inhibit_multicast_service and
 # hybrid_e2e: nothing to 224.0.1.129) in domain 44.
 #
-#   BUILD=build/default tests/interop/g8275_2.sh [gm|sl|lp ...]
+# UPROF=G.8265.1 runs gm and sl with Debian's G.8265.1.cfg instead
+# (tests/interop/g8265_1.sh): domain 4 (G.8265.1's default; linuxptp's
+# later file says so, 3.1.1's leaves 0), our grandmaster clockClass 84
+# (QL-PRC, G.8265.1 table 1); no lp: G.8265.1 has no localPriority.
+#
+#   BUILD=build/default tests/interop/g8275_2.sh [gm|sl|lp|tab ...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 iop_need
 
-PROFILE=${G8275_2_CFG:-/usr/share/doc/linuxptp/configs/G.8275.2.cfg}
+UPROF=${UPROF:-G.8275.2}
+case $UPROF in
+G.8275.2)
+	PROFILE=${G8275_2_CFG:-/usr/share/doc/linuxptp/configs/G.8275.2.cfg}
+	DOMAIN=44; GM_CLASS=6; CASES="gm sl lp tab"
+	need="dataset_comparison G.8275.portDS.localPriority" ;;
+G.8265.1)
+	PROFILE=${G8265_1_CFG:-/usr/share/doc/linuxptp/configs/G.8265.1.cfg}
+	DOMAIN=4; GM_CLASS=84; CASES="gm sl"; need="" ;;
+*)	echo "FAIL: UPROF $UPROF: G.8275.2 or G.8265.1"; exit 1 ;;
+esac
 MEASURE=${MEASURE:-30}
 SETTLE=${SETTLE:-10}
 LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
 FREE_SKIP=${FREE_SKIP:-10}
 BMC_TIMEOUT=${BMC_TIMEOUT:-40}
-DOMAIN=44
 GM_IP=10.201.0.1	# itest_pair's first namespace
 CL_IP=10.201.0.2
 
@@ -53,11 +71,17 @@ CL_IP=10.201.0.2
 # [eth0] are comments).
 mapfile -t prof < <(awk '/^[[:space:]]*\[/ && !/^\[global\]/ { exit }
 	!/^[[:space:]]*(#|\[|$)/ && NF >= 2 { print $1; print $2 }' "$PROFILE")
-for k in dataset_comparison G.8275.portDS.localPriority hybrid_e2e \
-    inhibit_multicast_service unicast_listen unicast_req_duration; do
+for k in $need hybrid_e2e inhibit_multicast_service unicast_listen \
+    unicast_req_duration; do
 	printf '%s\n' "${prof[@]}" | grep -qx -- "$k" ||
-		{ echo "FAIL: $PROFILE has no $k: not the G.8275.2 file"; exit 1; }
+		{ echo "FAIL: $PROFILE has no $k: not the $UPROF file"; exit 1; }
 done
+# A file that names its domain (linuxptp >= 4.0) keeps it.
+for ((i = 0; i < ${#prof[@]}; i += 2)); do
+	[ "${prof[$i]}" = domainNumber ] && DOMAIN=${prof[$((i + 1))]} &&
+		unset "prof[$i]" "prof[$((i + 1))]"
+done
+prof=("${prof[@]}")
 
 # our_conf FILE DIR KEY VALUE...: the profile for our daemons (UDPv4).
 our_conf() {
@@ -133,7 +157,7 @@ case_gm() {
 	itest_tmpdir od
 	ptp_conf "$pd" slaveOnly 1 freq_est_interval 0
 	utab "$pd/ptp4l.conf" 1 "$GM_IP" eth0
-	our_conf "$od/ptp.conf" "$od" clockClass 6
+	our_conf "$od/ptp.conf" "$od" clockClass $GM_CLASS
 	cap=$pd/capture.pcapng
 	iop_capture_start "$gns" eth0 "$cap" || return
 	capid=$iop_capture_pid
@@ -148,7 +172,7 @@ case_gm() {
 	from=$(grep -n 'master offset' "$pd/ptp4l.log" | sed -n "${FREE_SKIP}p" |
 		cut -d: -f1)
 	sleep "$MEASURE"
-	itest_measure "gm: ptp4l G.8275.2 client of ours" "$pd/ptp4l.log" \
+	itest_measure "gm: ptp4l $UPROF client of ours" "$pd/ptp4l.log" \
 		"$((from - 1))" free
 	if grep -q 'rejected\|refused' "$pd/ptp4l.log"; then
 		fail "gm: ptp4l logged a refusal"; grep 'rejected\|refused' "$pd/ptp4l.log"
@@ -176,7 +200,7 @@ case_sl() {
 	itest_pair "$gns" "$cns" || return
 	itest_tmpdir pd
 	itest_tmpdir od
-	ptp_conf "$pd" clockClass 6
+	ptp_conf "$pd" clockClass $GM_CLASS
 	ITEST_PORTS=" " our_conf "$od/ptp.conf" "$od" clientOnly 1 \
 		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000
 	utab "$od/ptp.conf" 1 "$GM_IP" eth0
@@ -190,11 +214,11 @@ case_sl() {
 		tail -20 "$od/clockd.log"; tail -20 "$pd/ptp4l.log"
 		itest_stop; return
 	fi
-	pass "sl: our client locked to the ptp4l G.8275.2 grandmaster"
+	pass "sl: our client locked to the ptp4l $UPROF grandmaster"
 	sleep "$SETTLE"
 	from=$(wc -l <"$od/clockd.log")
 	sleep "$MEASURE"
-	itest_measure "sl: our G.8275.2 client" "$od/clockd.log" "$from" servo
+	itest_measure "sl: our $UPROF client" "$od/clockd.log" "$from" servo
 	steps=$(grep -c 'stepping the clock' "$od/clockd.log")
 	[ "$steps" = 1 ] && pass "sl: our client stepped exactly once" ||
 		fail "sl: our client stepped $steps times"
@@ -325,13 +349,113 @@ case_lp() {
 	itest_stop
 }
 
+# ---- tab: two grandmasters in one client port's master table --------------
+
+# ga (ours, 10.201.3.1) and gb (ptp4l's, 10.201.3.3), of equal quality, and
+# the client node sn (10.201.3.2) on one bridged segment (a bridge in its
+# own namespace); one master table with both addresses on the client's one
+# port, so portDS.localPriority is the same for both: the lower
+# grandmaster identity decides (G.8275.2 6.7.3's order ends with it).  Our
+# client and a ptp4l client, one after the other, must choose the same
+# grandmaster, and then take Sync from it alone: 16.1.4 lets a client ask
+# any of its table for Sync, and ptp4l asks only its parent (it cancels the
+# other), so we do as it does.  Checked on a capture of the client's link
+# over the last TAB_WINDOW s: Sync from the chosen one, none from the other.
+TAB_WINDOW=${TAB_WINDOW:-8}
+tab_setup() {
+	local i
+	ga="g82$$h"; gb="g82$$i"; sn="g82$$j"; sw="g82$$k"
+	itest_ns "$ga"; itest_ns "$gb"; itest_ns "$sn"; itest_ns "$sw"
+	ip -n "$sw" link add br0 type bridge
+	itest_link "$ga" eth0 "$sw" pa
+	itest_link "$gb" eth0 "$sw" pb
+	itest_link "$sn" eth0 "$sw" pc
+	for i in pa pb pc; do ip -n "$sw" link set "$i" master br0; done
+	ip -n "$sw" link set br0 up
+	ip -n "$ga" addr add 10.201.3.1/24 dev eth0
+	ip -n "$sn" addr add 10.201.3.2/24 dev eth0
+	ip -n "$gb" addr add 10.201.3.3/24 dev eth0
+	itest_tmpdir gad
+	itest_tmpdir gbd
+	our_conf "$gad/ptp.conf" "$gad"
+	ptp_conf "$gbd"
+	iop_ptp4l "$gb" "$gbd" eth0 || return 1
+	itest_daemons "$ga" "$gad" "$gad/ptp.conf" || return 1
+	iop_wait 20 lp_ids || { fail "tab: no clock identities"; return 1; }
+	echo "INFO: tab: grandmasters: ours 10.201.3.1 $ga_id, ptp4l 10.201.3.3 $gb_id"
+}
+
+# tab_client KIND WANT WANT_IP OTHER_IP NAME
+tab_client() {
+	local kind=$1 want=$2 wip=$3 oip=$4 name=$5 sd p0 check f cap capid t0 a b got
+	itest_tmpdir sd
+	p0=${#itest_pids[@]}
+	cap=$sd/capture.pcapng
+	iop_capture_start "$sn" eth0 "$cap" || return 1
+	capid=$iop_capture_pid
+	if [ "$kind" = ours ]; then
+		f=$sd/ptp.conf
+		ITEST_PORTS=" " our_conf "$f" "$sd" clientOnly 1
+	else
+		f=$sd/ptp4l.conf
+		ptp_conf "$sd" slaveOnly 1
+	fi
+	printf '[unicast_master_table]\ntable_id 1\nlogQueryInterval 2\nUDPv4 10.201.3.1\nUDPv4 10.201.3.3\n[eth0]\nunicast_master_table 1\n' >>"$f"
+	if [ "$kind" = ours ]; then
+		itest_daemons "$sn" "$sd" "$f" || return 1
+		check=our_gm
+	else
+		iop_ptp4l "$sn" "$sd" eth0 || return 1
+		check=ptp_gm
+	fi
+	if iop_wait "$BMC_TIMEOUT" $check "$sd" "$want" && sleep 5 &&
+	   $check "$sd" "$want"; then
+		pass "tab: $kind client, one table of both: grandmaster $want ($name)"
+		t0=$(date +%s.%N)
+		sleep "$TAB_WINDOW"
+		iop_capture_stop "$capid"
+		itest_pids[$p0]=""	# reaped: never signal it again
+		a=$(iop_count "$cap" "frame.time_epoch >= $t0 && ptp.v2.messagetype == 0 && ip.src == $wip")
+		b=$(iop_count "$cap" "frame.time_epoch >= $t0 && ptp.v2.messagetype == 0 && ip.src == $oip")
+		if [ "${a:-0}" -ge $((TAB_WINDOW - 2)) ] && [ "$b" = 0 ]; then
+			pass "tab: $kind client: last ${TAB_WINDOW}s, $a Sync from $wip (chosen), $b from $oip"
+		else
+			fail "tab: $kind client: last ${TAB_WINDOW}s, ${a:-?} Sync from $wip (chosen), ${b:-?} from $oip"
+		fi
+		iop_wire_check "tab $kind" "$cap" "ip.src == 10.201.3.2" 12 1
+		wire_profile "tab $kind" "$cap"
+	else
+		if [ "$kind" = ours ]; then
+			got=$(iop_status "$sn" "$sd" gm_identity)
+			tail -5 "$sd/clockd.log"
+		else
+			got=$(iop_pmc_field "$sn" "$sd" 'GET PARENT_DATA_SET' grandmasterIdentity)
+			tail -5 "$sd/ptp4l.log"
+		fi
+		fail "tab: $kind client, one table of both: grandmaster '$got', want $want ($name)"
+	fi
+	iop_stop_pids "$p0" "${#itest_pids[@]}"
+}
+
+case_tab() {
+	tab_setup || { itest_stop; return; }
+	if [[ "$ga_id" < "$gb_id" ]]; then
+		tab_client ours "$ga_id" 10.201.3.1 10.201.3.3 "ours, the lower identity"
+		tab_client ptp4l "$ga_id" 10.201.3.1 10.201.3.3 "ours, the lower identity"
+	else
+		tab_client ours "$gb_id" 10.201.3.3 10.201.3.1 "ptp4l's, the lower identity"
+		tab_client ptp4l "$gb_id" 10.201.3.3 10.201.3.1 "ptp4l's, the lower identity"
+	fi
+	itest_stop
+}
+
 itest_tmpdir st
 iop_wire_selftest "$st"
-for c in ${@:-gm sl lp}; do
-	case $c in
-	gm|sl|lp) "case_$c" ;;
-	*) fail "unknown case $c" ;;
+for c in ${@:-$CASES}; do
+	case " $CASES " in
+	*" $c "*) "case_$c" ;;
+	*) fail "unknown case $c for $UPROF" ;;
 	esac
 done
-echo "interop G.8275.2: $itest_fails failure(s)"
+echo "interop $UPROF: $itest_fails failure(s)"
 [ "$itest_fails" = 0 ]
