@@ -40,6 +40,9 @@ struct cfg;
 struct event_base;
 struct clockd;
 struct uneg_port;
+struct uneg_srv;
+struct uneg_cli;
+struct uneg_peer;
 
 #define CLOCKD_MAX_PORTS	32
 
@@ -497,6 +500,10 @@ void	port_uneg_heard(struct cport *p, const struct ptp_msg *m,
 int	port_uneg_delay_req_to(struct cport *p, struct netd_addr *to);
 /* 1: no multicast Announce and Sync (inhibit_multicast_service). */
 int	port_uneg_inhibit_multicast(const struct cport *p);
+/* The port's server, client and peer for ptpctl; NULL: not configured. */
+const struct uneg_srv *port_uneg_srv(const struct cport *p);
+const struct uneg_cli *port_uneg_cli(const struct cport *p);
+const struct uneg_peer *port_uneg_peer(const struct cport *p);
 /* 1 with *to when Pdelay_Req goes unicast to the table's peer_address. */
 int	port_uneg_pdelay_req_to(struct cport *p, struct netd_addr *to);
 /* 1 when the Pdelay_Req was unicast and is answered (or dropped) here,

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <grp.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "ctlsock.h"
 #include "ctlsrv.h"
 #include "log.h"
+#include "uneg.h"
 
 typedef Ptpsep__Ctl__CtlRequest CtlRequest;
 typedef Ptpsep__Ctl__CtlResponse CtlResponse;
@@ -210,6 +212,142 @@ ctlsrv_sysclk(Ptpsep__Ctl__SystemClockStatus *sys, const struct clockd *c)
 	}
 }
 
+/* ---- Status: a port's unicast negotiation (port_uneg.c) ---- */
+
+/* UnicastClient.masters shown a port, and in all (a Status must fit in
+ * IPC_MAX_MSG: ~70 octets a master) */
+#define CTLSRV_UNI_MASTERS	16
+#define CTLSRV_UNI_BUDGET	64
+#define CTLSRV_ADDR_LEN		48
+
+struct ctlsrv_uni {
+	Ptpsep__Ctl__PortUnicast pu;
+	Ptpsep__Ctl__UnicastService srv;
+	Ptpsep__Ctl__UnicastClient cli;
+	Ptpsep__Ctl__UnicastPeer peer;
+	Ptpsep__Ctl__UnicastGrant peer_grant;
+	char			 peer_addr[CTLSRV_ADDR_LEN];
+	Ptpsep__Ctl__UnicastMaster m[CTLSRV_UNI_MASTERS];
+	Ptpsep__Ctl__UnicastMaster *mp[CTLSRV_UNI_MASTERS];
+	Ptpsep__PortIdentity	 mid[CTLSRV_UNI_MASTERS];
+	Ptpsep__Ctl__UnicastGrant g[CTLSRV_UNI_MASTERS][UNEG_NKINDS];
+	Ptpsep__Ctl__UnicastGrant *gp[CTLSRV_UNI_MASTERS][UNEG_NKINDS];
+	char			 addr[CTLSRV_UNI_MASTERS][CTLSRV_ADDR_LEN];
+};
+
+static void
+ctlsrv_addr(char *buf, size_t len, const struct netd_addr *a)
+{
+	const uint8_t *b = a->b;
+
+	buf[0] = '\0';
+	if (a->family == NETD_AF_IPV4 && a->len == 4)
+		(void)inet_ntop(AF_INET, b, buf, (socklen_t)len);
+	else if (a->family == NETD_AF_IPV6 && a->len == 16)
+		(void)inet_ntop(AF_INET6, b, buf, (socklen_t)len);
+	else if (a->family == NETD_AF_MAC && a->len == 6)
+		snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1],
+		    b[2], b[3], b[4], b[5]);
+}
+
+static void
+ctlsrv_grant(Ptpsep__Ctl__UnicastGrant *g, unsigned type, int8_t log_period,
+    int64_t expires, int64_t now)
+{
+	ptpsep__ctl__unicast_grant__init(g);
+	g->message_type = type;
+	g->log_period = log_period;
+	g->expires_in_ms = expires > now ? (uint64_t)(expires - now) /
+	    1000000u : 0;
+}
+
+static void
+ctlsrv_uni_client(struct ctlsrv_uni *u, const struct uneg_cli *c,
+    int64_t now, unsigned *budget)
+{
+	unsigned i, k, n;
+
+	ptpsep__ctl__unicast_client__init(&u->cli);
+	u->cli.masters_total = c->n;
+	u->cli.refusals = c->refusals;
+	u->cli.rogue = c->rogue;
+	for (i = 0; i < c->n && i < CTLSRV_UNI_MASTERS && *budget > 0; i++) {
+		const struct uneg_master *m = &c->m[i];
+
+		(*budget)--;
+		ptpsep__ctl__unicast_master__init(&u->m[i]);
+		ctlsrv_addr(u->addr[i], sizeof(u->addr[i]), &m->addr);
+		u->m[i].address = u->addr[i];
+		/* enum uneg_cstate + 1 is UnicastMasterState */
+		u->m[i].state = (Ptpsep__Ctl__UnicastMasterState)(m->state + 1);
+		if (m->have_pid) {
+			ctlsrv_port_identity(&u->mid[i], &m->pid);
+			u->m[i].port_identity = &u->mid[i];
+		}
+		for (k = n = 0; k < UNEG_NKINDS; k++) {
+			if (!(m->granted & 1u << k) || m->expires[k] <= now)
+				continue;
+			ctlsrv_grant(&u->g[i][n], uneg_msg_type(k),
+			    m->log_period[k], m->expires[k], now);
+			u->gp[i][n] = &u->g[i][n];
+			n++;
+		}
+		u->m[i].n_grants = n;
+		u->m[i].grants = u->gp[i];
+		u->mp[i] = &u->m[i];
+	}
+	u->cli.n_masters = i;
+	u->cli.masters = u->mp;
+}
+
+/* NULL when the port has no unicast negotiation. */
+static Ptpsep__Ctl__PortUnicast *
+ctlsrv_uni(struct ctlsrv_uni *u, const struct cport *p, int64_t now,
+    unsigned *budget)
+{
+	const struct uneg_srv *s = port_uneg_srv(p);
+	const struct uneg_cli *c = port_uneg_cli(p);
+	const struct uneg_peer *pe = port_uneg_peer(p);
+
+	if (s == NULL && c == NULL)
+		return NULL;
+	ptpsep__ctl__port_unicast__init(&u->pu);
+	if (s != NULL) {
+		ptpsep__ctl__unicast_service__init(&u->srv);
+		u->srv.clients = s->nclients;
+		u->srv.max_clients = s->lim.max_clients;
+		u->srv.grants = s->st.granted;
+		u->srv.refused = s->st.refused;
+		u->srv.refused_table_full = s->st.refused_full;
+		u->srv.refused_period = s->st.refused_period;
+		u->srv.refused_duration = s->st.refused_duration;
+		u->srv.cancelled = s->st.cancelled;
+		u->srv.unknown_cancels = s->st.unknown_cancels;
+		u->srv.expired = s->st.expired;
+		u->pu.server = &u->srv;
+	}
+	if (c != NULL) {
+		ctlsrv_uni_client(u, c, now, budget);
+		if (pe != NULL) {
+			ptpsep__ctl__unicast_peer__init(&u->peer);
+			ctlsrv_addr(u->peer_addr, sizeof(u->peer_addr),
+			    &pe->addr);
+			u->peer.address = u->peer_addr;
+			u->peer.grants = pe->grants;
+			u->peer.refusals = pe->refusals;
+			u->peer.cancels = pe->cancels;
+			if (uneg_peer_granted(pe, now)) {
+				ctlsrv_grant(&u->peer_grant, PTP_MT_PDELAY_RESP,
+				    pe->log_period, pe->expires, now);
+				u->peer.grant = &u->peer_grant;
+			}
+			u->cli.peer = &u->peer;
+		}
+		u->pu.client = &u->cli;
+	}
+	return &u->pu;
+}
+
 static int
 ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 {
@@ -220,8 +358,10 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 	    PTPSEP__CTL__SYSTEM_CLOCK_STATUS__INIT;
 	Ptpsep__Ctl__PortStatus ps[CLOCKD_MAX_PORTS];
 	Ptpsep__Ctl__PortStatus *pp[CLOCKD_MAX_PORTS];
+	struct ctlsrv_uni *uni;
 	int64_t now = clock_now(c);
-	unsigned i;
+	unsigned i, budget = CTLSRV_UNI_BUDGET;
+	int rc;
 
 	ctlsrv_bytes(&st.clock_identity, c->dds.clock_identity, c->have_ports);
 	ctlsrv_bytes(&st.gm_identity, c->pds.gm_identity, c->have_ports);
@@ -248,15 +388,22 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 		ctlsrv_sysclk(&sys, c);
 		st.system_clock = &sys;
 	}
+	/* ~9 KiB a port: not on the stack (NULL: shown without it) */
+	uni = calloc(CLOCKD_MAX_PORTS, sizeof(*uni));
 	for (i = 0; i < c->nports && i < IPC_MAX_PORTS; i++) {
 		ctlsrv_port_status(&ps[i], &c->ports[i], now);
+		if (uni != NULL)
+			ps[i].unicast = ctlsrv_uni(&uni[i], &c->ports[i], now,
+			    &budget);
 		pp[i] = &ps[i];
 	}
 	st.n_ports = i;
 	st.ports = pp;
 	r.body_case = PTPSEP__CTL__CTL_RESPONSE__BODY_STATUS;
 	r.status = &st;
-	return ctlsock_reply(cl, &r);
+	rc = ctlsock_reply(cl, &r);
+	free(uni);
+	return rc;
 }
 
 static int

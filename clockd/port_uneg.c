@@ -651,3 +651,23 @@ port_uneg_rx_pdelay_req(struct cport *p, const struct ptp_msg *req,
 	(void)uneg_send(p, &from, &m, two ? &fu : NULL);
 	return 1;
 }
+
+/* ---- ptpctl (ctlsrv.c): read-only views, NULL when not configured ---- */
+
+const struct uneg_srv *
+port_uneg_srv(const struct cport *p)
+{
+	return p->un != NULL && p->un->server ? &p->un->srv : NULL;
+}
+
+const struct uneg_cli *
+port_uneg_cli(const struct cport *p)
+{
+	return p->un != NULL && p->un->client ? &p->un->cli : NULL;
+}
+
+const struct uneg_peer *
+port_uneg_peer(const struct cport *p)
+{
+	return p->un != NULL && p->un->has_peer ? &p->un->peer : NULL;
+}

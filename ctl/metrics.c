@@ -62,6 +62,8 @@ ctl_om_port(FILE *out, const char *name, unsigned port, const char *iface,
 	fputs("} ", out);
 }
 
+static void ctl_metrics_unicast(FILE *, const Ptpsep__Ctl__Status *);
+
 static void
 ctl_metrics_clockd(FILE *out, const Ptpsep__Ctl__Status *st)
 {
@@ -162,6 +164,114 @@ ctl_metrics_clockd(FILE *out, const Ptpsep__Ctl__Status *st)
 		ctl_om_port(out, "ptpsep_port_state_seconds", p->port_number,
 		    p->iface, NULL, NULL);
 		fprintf(out, "%.3f\n", (double)p->since_state_change_ms / 1e3);
+	}
+	ctl_metrics_unicast(out, st);
+}
+
+/* One counter or gauge of the ports' unicast servers (PortStatus.unicast). */
+#define CTL_UNI_SRV(out, st, name, type, help, field) do {		\
+	size_t i_;							\
+	ctl_om_family((out), (name), (type), (help));			\
+	for (i_ = 0; i_ < (st)->n_ports; i_++) {			\
+		const Ptpsep__Ctl__PortStatus *p_ = (st)->ports[i_];	\
+		if (p_->unicast == NULL || p_->unicast->server == NULL)	\
+			continue;					\
+		ctl_om_port((out), strcmp((type), "counter") == 0 ?	\
+		    name "_total" : (name), p_->port_number, p_->iface,	\
+		    NULL, NULL);					\
+		fprintf((out), "%" PRIu64 "\n",				\
+		    (uint64_t)p_->unicast->server->field);		\
+	}								\
+} while (0)
+
+/* The unicast negotiation of the ports that have it (clockd/port_uneg.c). */
+static void
+ctl_metrics_unicast(FILE *out, const Ptpsep__Ctl__Status *st)
+{
+	static const char *const reasons[] = { "table_full", "period",
+	    "duration", "other" };
+	int srv = 0, cli = 0, peer = 0;
+	size_t i, k;
+
+	for (i = 0; i < st->n_ports; i++) {
+		const Ptpsep__Ctl__PortUnicast *u = st->ports[i]->unicast;
+
+		srv |= u != NULL && u->server != NULL;
+		cli |= u != NULL && u->client != NULL;
+		peer |= u != NULL && u->client != NULL &&
+		    u->client->peer != NULL;
+	}
+	if (srv) {
+		CTL_UNI_SRV(out, st, "ptpsep_unicast_clients", "gauge",
+		    "Unicast clients holding a grant now.", clients);
+		CTL_UNI_SRV(out, st, "ptpsep_unicast_grants", "counter",
+		    "Unicast transmission grants sent (renewals too).",
+		    grants);
+		ctl_om_family(out, "ptpsep_unicast_refused", "counter",
+		    "Unicast transmission requests refused, by reason: "
+		    "table_full (unicast_max_clients), period (faster than "
+		    "unicast_min_log_interval), duration (0), other.");
+		for (i = 0; i < st->n_ports; i++) {
+			const Ptpsep__Ctl__PortStatus *p = st->ports[i];
+			const Ptpsep__Ctl__UnicastService *s;
+			uint64_t v[4];
+
+			if (p->unicast == NULL || p->unicast->server == NULL)
+				continue;
+			s = p->unicast->server;
+			v[0] = s->refused_table_full;
+			v[1] = s->refused_period;
+			v[2] = s->refused_duration;
+			v[3] = s->refused - v[0] - v[1] - v[2];
+			for (k = 0; k < 4; k++) {
+				ctl_om_port(out, "ptpsep_unicast_refused_total",
+				    p->port_number, p->iface, "reason",
+				    reasons[k]);
+				fprintf(out, "%" PRIu64 "\n", v[k]);
+			}
+		}
+		CTL_UNI_SRV(out, st, "ptpsep_unicast_cancelled", "counter",
+		    "Unicast grants ended by the client's CANCEL.", cancelled);
+		CTL_UNI_SRV(out, st, "ptpsep_unicast_unknown_cancels",
+		    "counter", "CANCELs of no grant (acknowledged).",
+		    unknown_cancels);
+		CTL_UNI_SRV(out, st, "ptpsep_unicast_expired", "counter",
+		    "Unicast grants that ran out unrenewed.", expired);
+	}
+	if (cli) {
+		ctl_om_family(out, "ptpsep_unicast_master_state", "gauge",
+		    "A unicast master of the port's table as its client sees "
+		    "it: 1 wait, 2 have_ann, 3 need_sydy, 4 have_sydy.");
+		for (i = 0; i < st->n_ports; i++) {
+			const Ptpsep__Ctl__PortStatus *p = st->ports[i];
+
+			if (p->unicast == NULL || p->unicast->client == NULL)
+				continue;
+			for (k = 0; k < p->unicast->client->n_masters; k++) {
+				const Ptpsep__Ctl__UnicastMaster *m =
+				    p->unicast->client->masters[k];
+
+				ctl_om_port(out, "ptpsep_unicast_master_state",
+				    p->port_number, p->iface, "address",
+				    m->address);
+				fprintf(out, "%d\n", (int)m->state);
+			}
+		}
+	}
+	if (peer) {
+		ctl_om_family(out, "ptpsep_unicast_peer_granted", "gauge",
+		    "1 while the peer_address grants Pdelay_Resp.");
+		for (i = 0; i < st->n_ports; i++) {
+			const Ptpsep__Ctl__PortStatus *p = st->ports[i];
+			const Ptpsep__Ctl__UnicastPeer *pe;
+
+			if (p->unicast == NULL || p->unicast->client == NULL ||
+			    (pe = p->unicast->client->peer) == NULL)
+				continue;
+			ctl_om_port(out, "ptpsep_unicast_peer_granted",
+			    p->port_number, p->iface, "address", pe->address);
+			fprintf(out, "%d\n", pe->grant != NULL);
+		}
 	}
 }
 

@@ -196,6 +196,143 @@ ctl_show_sysclk(const Ptpsep__Ctl__SystemClockStatus *y, struct ctl_json *j)
 	    ctl_sysoff_name(y->method), (int)y->utc_offset_s);
 }
 
+/* ---- status: a port's unicast negotiation (PortStatus.unicast) ---- */
+
+/* A negotiable messageType (Table 36) by name. */
+static const char *
+ctl_uni_type(unsigned t)
+{
+	switch (t) {
+	case 0x0:	return "sync";
+	case 0x3:	return "pdelay_resp";
+	case 0x9:	return "delay_resp";
+	case 0xb:	return "announce";
+	default:	return "other";
+	}
+}
+
+static void
+ctl_json_uni_grant(struct ctl_json *j, const char *key,
+    const Ptpsep__Ctl__UnicastGrant *g)
+{
+	ctl_json_obj(j, key);
+	ctl_json_str(j, "message", ctl_uni_type(g->message_type));
+	ctl_json_int(j, "log_period", g->log_period);
+	ctl_json_double(j, "expires_in_s", (double)g->expires_in_ms / 1e3);
+	ctl_json_end_obj(j);
+}
+
+static void
+ctl_json_unicast(struct ctl_json *j, const Ptpsep__Ctl__PortUnicast *u)
+{
+	const Ptpsep__Ctl__UnicastService *s = u->server;
+	const Ptpsep__Ctl__UnicastClient *c = u->client;
+	char nbuf[32];
+	size_t i, k;
+
+	ctl_json_obj(j, "unicast");
+	if (s != NULL) {
+		ctl_json_obj(j, "server");
+		ctl_json_uint(j, "clients", s->clients);
+		ctl_json_uint(j, "max_clients", s->max_clients);
+		ctl_json_uint(j, "grants", s->grants);
+		ctl_json_obj(j, "refused");
+		ctl_json_uint(j, "total", s->refused);
+		ctl_json_uint(j, "table_full", s->refused_table_full);
+		ctl_json_uint(j, "period", s->refused_period);
+		ctl_json_uint(j, "duration", s->refused_duration);
+		ctl_json_end_obj(j);
+		ctl_json_uint(j, "cancelled", s->cancelled);
+		ctl_json_uint(j, "unknown_cancels", s->unknown_cancels);
+		ctl_json_uint(j, "expired", s->expired);
+		ctl_json_end_obj(j);
+	}
+	if (c != NULL) {
+		ctl_json_obj(j, "client");
+		ctl_json_uint(j, "masters_total", c->masters_total);
+		ctl_json_uint(j, "refusals", c->refusals);
+		ctl_json_uint(j, "rogue", c->rogue);
+		ctl_json_arr(j, "masters");
+		for (i = 0; i < c->n_masters; i++) {
+			const Ptpsep__Ctl__UnicastMaster *m = c->masters[i];
+
+			ctl_json_obj(j, NULL);
+			ctl_json_str(j, "address", m->address);
+			ctl_json_str(j, "state", ENAME(
+			    ptpsep__ctl__unicast_master_state__descriptor,
+			    m->state, "UNICAST_MASTER_STATE_"));
+			ctl_json_port_identity(j, "port_identity",
+			    m->port_identity);
+			ctl_json_arr(j, "grants");
+			for (k = 0; k < m->n_grants; k++)
+				ctl_json_uni_grant(j, NULL, m->grants[k]);
+			ctl_json_end_arr(j);
+			ctl_json_end_obj(j);
+		}
+		ctl_json_end_arr(j);
+		if (c->peer != NULL) {
+			ctl_json_obj(j, "peer");
+			ctl_json_str(j, "address", c->peer->address);
+			if (c->peer->grant != NULL)
+				ctl_json_uni_grant(j, "grant", c->peer->grant);
+			else
+				ctl_json_null(j, "grant");
+			ctl_json_uint(j, "grants", c->peer->grants);
+			ctl_json_uint(j, "refusals", c->peer->refusals);
+			ctl_json_uint(j, "cancels", c->peer->cancels);
+			ctl_json_end_obj(j);
+		}
+		ctl_json_end_obj(j);
+	}
+	ctl_json_end_obj(j);
+}
+
+static void
+ctl_text_unicast(const Ptpsep__Ctl__PortUnicast *u)
+{
+	const Ptpsep__Ctl__UnicastService *s = u->server;
+	const Ptpsep__Ctl__UnicastClient *c = u->client;
+	char nbuf[32];
+	size_t i, k;
+
+	if (s != NULL)
+		printf("      unicast service: %u of %u clients, %" PRIu64
+		    " granted, %" PRIu64 " refused (%" PRIu64 " table full, %"
+		    PRIu64 " period, %" PRIu64 " duration), %" PRIu64
+		    " cancelled, %" PRIu64 " unknown cancels, %" PRIu64
+		    " expired\n", (unsigned)s->clients,
+		    (unsigned)s->max_clients, s->grants, s->refused,
+		    s->refused_table_full, s->refused_period,
+		    s->refused_duration, s->cancelled, s->unknown_cancels,
+		    s->expired);
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n_masters; i++) {
+		const Ptpsep__Ctl__UnicastMaster *m = c->masters[i];
+
+		printf("      unicast master %s: %s", m->address, ENAME(
+		    ptpsep__ctl__unicast_master_state__descriptor, m->state,
+		    "UNICAST_MASTER_STATE_"));
+		for (k = 0; k < m->n_grants; k++)
+			printf(", %s 2^%d s",
+			    ctl_uni_type(m->grants[k]->message_type),
+			    (int)m->grants[k]->log_period);
+		printf("\n");
+	}
+	if (c->masters_total > c->n_masters)
+		printf("      (%u more unicast masters)\n",
+		    (unsigned)(c->masters_total - c->n_masters));
+	if (c->peer != NULL) {
+		printf("      unicast peer %s: ", c->peer->address);
+		if (c->peer->grant != NULL)
+			printf("pdelay_resp 2^%d s",
+			    (int)c->peer->grant->log_period);
+		else
+			printf("no grant");
+		printf(" (%" PRIu64 " refusals)\n", c->peer->refusals);
+	}
+}
+
 void
 ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 {
@@ -246,6 +383,10 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 			    st, sizeof(st)));
 			ctl_json_double(&j, "since_state_change_s",
 			    (double)p->since_state_change_ms / 1e3);
+			/* Present only with unicast negotiation configured
+			 * on the port (doc/design.md). */
+			if (p->unicast != NULL)
+				ctl_json_unicast(&j, p->unicast);
 			ctl_json_end_obj(&j);
 		}
 		ctl_json_end_arr(&j);
@@ -279,6 +420,8 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 		printf("%-5u %-16s %-13s %.1f s\n", (unsigned)p->port_number,
 		    p->iface, ctl_port_state_name(p->state, st, sizeof(st)),
 		    (double)p->since_state_change_ms / 1e3);
+		if (p->unicast != NULL)
+			ctl_text_unicast(p->unicast);
 	}
 	fflush(stdout);
 }
