@@ -29,7 +29,8 @@
 #   tab two grandmasters of equal quality (ours and a ptp4l) in one master
 #       table of the client's one port (a bridged segment): the lower
 #       identity, our client and a ptp4l client alike, and Sync then only
-#       from the chosen one (the other's cancelled, as ptp4l does).
+#       from the chosen one (the other's cancelled, as ptp4l does); with
+#       that one's priority2 129 the other, both clients alike.
 #
 # The wire (tshark in the grandmaster's namespace, every case): every PTP
 # frame PTPv2 and none malformed, no expert error, our side's message
@@ -188,7 +189,7 @@ case_gm() {
 		fail "gm: ptp4l's parent '$par', grandmaster '$gm', ours '$cid'"
 	fi
 	iop_capture_stop "$capid"
-	iop_wire_check "gm" "$cap" "ip.src == $GM_IP" 12 11 0 8 9
+	iop_wire_check "gm" "$cap" "ip.src == $GM_IP && !icmp" 12 11 0 8 9
 	wire_profile "gm" "$cap"
 	itest_stop
 }
@@ -229,7 +230,7 @@ case_sl() {
 		fail "sl: our grandmaster '$gm', ptp4l '$(ptp_id "$gns" "$pd")'"
 	fi
 	iop_capture_stop "$capid"
-	iop_wire_check "sl" "$cap" "ip.src == $CL_IP" 12 1
+	iop_wire_check "sl" "$cap" "ip.src == $CL_IP && !icmp" 12 1
 	wire_profile "sl" "$cap"
 	itest_stop
 }
@@ -375,14 +376,28 @@ tab_setup() {
 	ip -n "$ga" addr add 10.201.3.1/24 dev eth0
 	ip -n "$sn" addr add 10.201.3.2/24 dev eth0
 	ip -n "$gb" addr add 10.201.3.3/24 dev eth0
-	itest_tmpdir gad
-	itest_tmpdir gbd
-	our_conf "$gad/ptp.conf" "$gad"
-	ptp_conf "$gbd"
-	iop_ptp4l "$gb" "$gbd" eth0 || return 1
-	itest_daemons "$ga" "$gad" "$gad/ptp.conf" || return 1
+	tab_gm ptp4l 128 || return 1
+	tab_gm ours 128 || return 1
 	iop_wait 20 lp_ids || { fail "tab: no clock identities"; return 1; }
 	echo "INFO: tab: grandmasters: ours 10.201.3.1 $ga_id, ptp4l 10.201.3.3 $gb_id"
+}
+
+# tab_gm ours|ptp4l PRIORITY2: (re)start that grandmaster in a new
+# directory (gad / gbd) with that priority2.
+declare -A tab_p0 tab_p1
+tab_gm() {
+	[ -n "${tab_p0[$1]:-}" ] && iop_stop_pids "${tab_p0[$1]}" "${tab_p1[$1]}"
+	tab_p0[$1]=${#itest_pids[@]}
+	if [ "$1" = ours ]; then
+		itest_tmpdir gad
+		our_conf "$gad/ptp.conf" "$gad" priority2 "$2"
+		itest_daemons "$ga" "$gad" "$gad/ptp.conf" || return 1
+	else
+		itest_tmpdir gbd
+		ptp_conf "$gbd" priority2 "$2"
+		iop_ptp4l "$gb" "$gbd" eth0 || return 1
+	fi
+	tab_p1[$1]=${#itest_pids[@]}
 }
 
 # tab_client KIND WANT WANT_IP OTHER_IP NAME
@@ -422,7 +437,9 @@ tab_client() {
 		else
 			fail "tab: $kind client: last ${TAB_WINDOW}s, ${a:-?} Sync from $wip (chosen), ${b:-?} from $oip"
 		fi
-		iop_wire_check "tab $kind" "$cap" "ip.src == 10.201.3.2" 12 1
+		# (!icmp: a port unreachable from sn quotes a grandmaster's
+		# frame to the last client, whose grant outlives it)
+		iop_wire_check "tab $kind" "$cap" "ip.src == 10.201.3.2 && !icmp" 12 1
 		wire_profile "tab $kind" "$cap"
 	else
 		if [ "$kind" = ours ]; then
@@ -439,13 +456,19 @@ tab_client() {
 
 case_tab() {
 	tab_setup || { itest_stop; return; }
-	if [[ "$ga_id" < "$gb_id" ]]; then
-		tab_client ours "$ga_id" 10.201.3.1 10.201.3.3 "ours, the lower identity"
-		tab_client ptp4l "$ga_id" 10.201.3.1 10.201.3.3 "ours, the lower identity"
-	else
-		tab_client ours "$gb_id" 10.201.3.3 10.201.3.1 "ptp4l's, the lower identity"
-		tab_client ptp4l "$gb_id" 10.201.3.3 10.201.3.1 "ptp4l's, the lower identity"
+	local lo=ours lid=$ga_id lip=10.201.3.1 hi=ptp4l hid=$gb_id hip=10.201.3.3
+	if [[ "$gb_id" < "$ga_id" ]]; then
+		lo=ptp4l; lid=$gb_id; lip=10.201.3.3
+		hi=ours; hid=$ga_id; hip=10.201.3.1
 	fi
+	tab_client ours "$lid" $lip $hip "$lo, the lower identity"
+	tab_client ptp4l "$lid" $lip $hip "$lo, the lower identity"
+	# Flipped: the lower identity's priority2 129 (worse) makes the other
+	# the best, so it was the data sets that chose, not who came first.
+	tab_gm $lo 129 || { itest_stop; return; }
+	iop_wait 20 lp_ids || { fail "tab: no clock identities"; itest_stop; return; }
+	tab_client ours "$hid" $hip $lip "$hi, priority2 129 on $lo"
+	tab_client ptp4l "$hid" $hip $lip "$hi, priority2 129 on $lo"
 	itest_stop
 }
 
