@@ -29,11 +29,14 @@
 #        ptp4l's Sync and PDELAY_RESP requests (2^0 s) are refused (ptp4l
 #        logs them rejected), ptpctl counts them as refused for the period,
 #        and ptp4l's unicast Pdelay_Req are still answered unicast.
+#   l2   sl over L2: UNICAST-SLAVE.cfg's L2 table made our MAC, with a
+#        peer_address line of it (the file has none for L2): ptp4l's
+#        Pdelay_Req all unicast to our MAC, each answered unicast to its MAC.
 #   Each case reads `ptpctl --json status`, `ptpctl status` and `ptpctl
 #   metrics` and checks the port's unicast service (sl, rf) or its
 #   client's masters and peer (gm) there.
 #
-#   BUILD=build/default tests/interop/unicast_p2p.sh [sl|gm|rf]...
+#   BUILD=build/default tests/interop/unicast_p2p.sh [sl|gm|rf|l2]...
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -246,6 +249,62 @@ assert s["grants"] >= 1 and s["clients"] == 1, s' \
 	itest_stop
 }
 
+# The sl case over L2: UNICAST-SLAVE.cfg's L2 table (2) with our MAC and a
+# peer_address line of it (the file has no L2 peer table), network_transport
+# L2: ptp4l's Pdelay_Req go to our MAC, our Pdelay_Resp and Follow_Up to
+# its MAC, all with the unicastFlag.
+case_l2() {
+	local pns=iop$$u ons=iop$$v pd od cap capid gmac cmac n r from
+	itest_pair "$pns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	gmac=$(ip -n "$pns" -br link show dev eth0 | awk '{ print $3 }')
+	cmac=$(ip -n "$ons" -br link show dev eth0 | awk '{ print $3 }')
+	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-SLAVE.cfg \
+		-e "s/^L2\([[:space:]]*\)00:11:22:33:44:55\$/peer_address $gmac\nL2\1$gmac/" \
+		-e '/^\[eth0\]/,/^\[/s/^\(unicast_master_table[[:space:]]*\)1$/\12/'
+	printf 'network_transport L2\n' >>"$pd/ptp4l.conf"
+	grep -q "^peer_address $gmac$" "$pd/ptp4l.conf" ||
+		{ fail "l2: UNICAST-SLAVE.cfg: no L2 table line to make ours"; return; }
+	itest_conf "$od/ptp.conf" "$od" network_transport L2 priority1 100 \
+		unicast_listen 1 delay_mechanism P2P
+	cap=$pd/capture.pcapng
+	iop_capture_start "$ons" eth0 "$cap" || return
+	capid=$iop_capture_pid
+	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
+	iop_ptp4l "$ons" "$pd" eth0 || return
+	if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
+	    "$LOCK_TIMEOUT"; then
+		fail "l2: ptp4l printed no $FREE_SKIP offsets in ${LOCK_TIMEOUT}s"
+		tail -20 "$pd/ptp4l.log"; tail -20 "$od/clockd.log"
+		return
+	fi
+	from=$(grep -n 'master offset' "$pd/ptp4l.log" | sed -n "${FREE_SKIP}p" |
+		cut -d: -f1)
+	sleep "$MEASURE"
+	itest_measure "l2: ptp4l unicast P2P client over L2" "$pd/ptp4l.log" \
+		"$((from - 1))" free
+	if grep -q 'rejected\|refused' "$pd/ptp4l.log"; then
+		fail "l2: ptp4l logged a refusal"; grep 'rejected\|refused' "$pd/ptp4l.log"
+	else
+		pass "l2: ptp4l logged no rejected grant"
+	fi
+	iop_capture_stop "$capid"
+	local ours="eth.src == $gmac"
+	iop_wire_check "l2" "$cap" "$ours" 12 3 10
+	expect_count "l2" "$cap" "$ours && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField > 0" -gt 0
+	n=$(iop_count "$cap" "eth.src == $cmac && ptp.v2.messagetype == 2 && eth.dst == $gmac && ptp.v2.flags.unicast == 1")
+	r=$(iop_count "$cap" "$ours && ptp.v2.messagetype == 3 && eth.dst == $cmac && ptp.v2.flags.unicast == 1")
+	if [ "${n:-0}" -gt 10 ] && [ "${r:-0}" -ge $((n - 2)) ]; then
+		pass "l2: wire: $n unicast Pdelay_Req from ptp4l, $r unicast Pdelay_Resp of ours"
+	else
+		fail "l2: wire: ${n:-?} unicast Pdelay_Req from ptp4l, ${r:-?} unicast Pdelay_Resp of ours"
+	fi
+	expect_count "l2" "$cap" "eth.src == $cmac && ptp.v2.messagetype == 2 && eth.dst != $gmac" -eq 0
+	expect_count "l2" "$cap" "$ours && ptp.v2.messagetype == 10 && eth.dst == $cmac && ptp.v2.flags.unicast == 1" -ge "$((n - 2))"
+	itest_stop
+}
+
 case_gm() {
 	local pns=iop$$m ons=iop$$s pd od cap capid steps from n r
 	itest_pair "$pns" "$ons" || return
@@ -313,7 +372,7 @@ assert p["refusals"] == 0 and c["refusals"] == 0, c' \
 
 itest_tmpdir st
 iop_wire_selftest "$st"
-for c in ${1:-sl gm rf}; do
+for c in ${1:-sl gm rf l2}; do
 	"case_$c"
 done
 [ "$itest_fails" = 0 ] && echo "PASS: unicast_p2p" && exit 0
