@@ -20,20 +20,23 @@
 
 /* IEEE 1588-2019 Table 36: messageType values */
 #define OUTQ_MT_SYNC		0x0
+#define OUTQ_MT_DELAY_REQ	0x1
 #define OUTQ_MT_PDELAY_RESP	0x3
 #define OUTQ_TWO_STEP		0x02	/* flagField[0], 13.3.2.8 */
 
-int
-outq_rx_holds(int is_event, const uint8_t *payload, size_t len)
+int64_t
+outq_rx_hold_ns(int is_event, const uint8_t *payload, size_t len)
 {
 	unsigned t;
 
 	if (!is_event || len < IPC_MIN_PTP_PAYLOAD)
 		return 0;
 	t = payload[0] & 0x0f;
+	if (t == OUTQ_MT_DELAY_REQ)
+		return OUTQ_DREQ_HOLD_NS;
 	if (t != OUTQ_MT_SYNC && t != OUTQ_MT_PDELAY_RESP)
 		return 0;
-	return (payload[6] & OUTQ_TWO_STEP) != 0;
+	return (payload[6] & OUTQ_TWO_STEP) != 0 ? OUTQ_RX_HOLD_NS : 0;
 }
 
 void
@@ -46,7 +49,7 @@ outq_clear(struct outq *q)
 
 int
 outq_hold(struct outq *q, const ProtobufCMessage *m, enum outq_kind k,
-    unsigned port, int64_t now_ns)
+    unsigned port, int64_t now_ns, int64_t hold_ns)
 {
 	int64_t dl;
 	size_t len;
@@ -64,7 +67,9 @@ outq_hold(struct outq *q, const ProtobufCMessage *m, enum outq_kind k,
 	q->m[q->n].port = port;
 	q->n++;
 	q->used += len;
-	dl = now_ns + (k == OUTQ_RX ? OUTQ_RX_HOLD_NS : OUTQ_TXTS_HOLD_NS);
+	if (hold_ns <= 0)
+		hold_ns = k == OUTQ_RX ? OUTQ_RX_HOLD_NS : OUTQ_TXTS_HOLD_NS;
+	dl = now_ns + hold_ns;
 	if (q->deadline_ns == 0 || dl < q->deadline_ns) {
 		q->deadline_ns = dl;
 		return 1;

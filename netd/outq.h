@@ -4,7 +4,11 @@
  *
  * A message clockd acts on only together with a later one is held: a
  * two-step Sync or Pdelay_Resp (its Follow_Up comes next) and a TX time
- * stamp (clockd uses it with the response to that request).  Whatever netd
+ * stamp (clockd uses it with the response to that request).  A received
+ * Delay_Req is held too, for company rather than for a partner: a
+ * grandmaster with many clients gets them back to back, and one wakeup of
+ * clockd for several saves a context switch each (doc/design.md,
+ * "Batches").  Whatever netd
  * sends next carries the held ones in front of it in one datagram, so
  * clockd wakes once for the pair instead of twice.  Order is never
  * changed.  Batching is transport, like interrupt coalescing: the only
@@ -32,9 +36,16 @@
  * the master plus the master's turnaround: 10 ms covers a LAN with room to
  * spare, and clockd needs the stamp only when the response is there.
  * Both are backstops: in steady state the next message comes first.
+ *
+ * A Delay_Req's t4 is the receive stamp taken on arrival, so holding it
+ * costs no accuracy; it only delays the Delay_Resp, which a client takes
+ * until its next Delay_Req (IEEE 1588-2019 11.3.2 asks for no bound), and
+ * a grandmaster serving clients at 1/s or faster sees another frame well
+ * within OUTQ_DREQ_HOLD_NS once it serves more than a few hundred.
  */
 #define OUTQ_RX_HOLD_NS		2000000
 #define OUTQ_TXTS_HOLD_NS	10000000
+#define OUTQ_DREQ_HOLD_NS	5000000
 
 enum outq_kind {
 	OUTQ_RX,	/* an RxFrame: droppable when clockd's queue is full */
@@ -56,22 +67,25 @@ struct outq {
 };
 
 /*
- * Is this received frame one to hold: an event message that is a Sync or
- * a Pdelay_Resp with twoStepFlag set (flagField octet 0 bit 1, IEEE
- * 1588-2019 13.3.2.8), whose Follow_Up clockd will want with it?
+ * How long to hold this received frame, in ns, or 0 not to: an event
+ * message that is a Sync or a Pdelay_Resp with twoStepFlag set (flagField
+ * octet 0 bit 1, IEEE 1588-2019 13.3.2.8), whose Follow_Up clockd will
+ * want with it, OUTQ_RX_HOLD_NS; a Delay_Req, OUTQ_DREQ_HOLD_NS.
  */
-int	outq_rx_holds(int is_event, const uint8_t *payload, size_t len);
+int64_t	outq_rx_hold_ns(int is_event, const uint8_t *payload, size_t len);
 
 void	outq_clear(struct outq *q);
 
 /*
- * Holds the NetdMsg m (packed here with ipc_encode) received at now_ns.
- * Returns 1 when the deadline moved earlier (re-arm the timer), 0 when it
- * did not, -1 when there is no room (OUTQ_HELD_MAX held or the bytes do
- * not fit): send what is held first, then hold again.
+ * Holds the NetdMsg m (packed here with ipc_encode) received at now_ns,
+ * to be sent by now_ns + hold_ns (hold_ns 0: the kind's default,
+ * OUTQ_RX_HOLD_NS or OUTQ_TXTS_HOLD_NS).  Returns 1 when the deadline
+ * moved earlier (re-arm the timer), 0 when it did not, -1 when there is
+ * no room (OUTQ_HELD_MAX held or the bytes do not fit): send what is held
+ * first, then hold again.
  */
 int	outq_hold(struct outq *q, const ProtobufCMessage *m, enum outq_kind k,
-	    unsigned port, int64_t now_ns);
+	    unsigned port, int64_t now_ns, int64_t hold_ns);
 
 /* Every held message may be dropped (all are RxFrames). */
 int	outq_droppable(const struct outq *q);

@@ -248,17 +248,17 @@ relay_mono_ns(void)
  */
 static int
 relay_hold(struct netd *nd, const NetdMsg *m, enum outq_kind k,
-    unsigned port)
+    unsigned port, int64_t hold_ns)
 {
 	int64_t now = relay_mono_ns();
 	int rc;
 
 	if (nd->client_fd < 0)
 		return -1;
-	if ((rc = outq_hold(&nd->outq, &m->base, k, port, now)) < 0) {
+	if ((rc = outq_hold(&nd->outq, &m->base, k, port, now, hold_ns)) < 0) {
 		if (relay_flush(nd) < 0 && nd->client_fd < 0)
 			return -1;
-		rc = outq_hold(&nd->outq, &m->base, k, port, now);
+		rc = outq_hold(&nd->outq, &m->base, k, port, now, hold_ns);
 		if (rc < 0)
 			return -1;	/* cannot be: the queue was empty */
 	}
@@ -704,6 +704,7 @@ relay_rx_frame(struct netd_port *p, enum transport_class cls,
 	Ptpsep__Netd__RxFrame f = PTPSEP__NETD__RX_FRAME__INIT;
 	Ptpsep__Netd__Address src = PTPSEP__NETD__ADDRESS__INIT;
 	Ptpsep__Timestamp ts = PTPSEP__TIMESTAMP__INIT;
+	int64_t hold;
 
 	if (!relay_connected(nd)) {
 		p->rxdrop[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_NO_CLIENT]++;
@@ -745,9 +746,14 @@ relay_rx_frame(struct netd_port *p, enum transport_class cls,
 	}
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
 	m.rx_frame = &f;
-	/* A two-step Sync waits for its Follow_Up (outq.h). */
-	if (outq_rx_holds(cls == TC_EVENT, f.payload.data, f.payload.len))
-		return relay_hold(nd, &m, OUTQ_RX, p->index) == 0 ? 0 : -1;
+	/*
+	 * A two-step Sync waits for its Follow_Up, a Delay_Req for company
+	 * (outq.h).
+	 */
+	if ((hold = outq_rx_hold_ns(cls == TC_EVENT, f.payload.data,
+	    f.payload.len)) > 0)
+		return relay_hold(nd, &m, OUTQ_RX, p->index, hold) == 0 ?
+		    0 : -1;
 	if (relay_send(nd, &m, RELAY_DROPPABLE) != 0) {
 		p->rxdrop[PTPSEP__CTL__RX_DROP_REASON__RX_DROP_CLIENT_BACKLOG]++;
 		return -1;
@@ -777,7 +783,7 @@ relay_txts_msg(struct netd_port *p, uint64_t cookie, Ptpsep__Netd__TxTsStatus st
 	m.body_case = PTPSEP__NETD__NETD_MSG__BODY_TX_TIMESTAMP;
 	m.tx_timestamp = &x;
 	/* clockd uses it with the response to come (outq.h). */
-	(void)relay_hold(p->nd, &m, OUTQ_TXTS, p->index);
+	(void)relay_hold(p->nd, &m, OUTQ_TXTS, p->index, 0);
 }
 
 void

@@ -24,7 +24,8 @@
 #   g. netd runs as ptpsep-netd, no_new_privs, minimal capabilities
 #   h. the interface deleted and re-created: the port comes back by itself
 #   i. batches (doc/design.md "Batches"): a two-step Sync and its Follow_Up
-#      reach the client in one NetdBatch, a lone one alone; a TX timestamp
+#      reach the client in one NetdBatch, a lone one alone; so do two
+#      received Delay_Reqs and a lone one; a TX timestamp
 #      is held and still arrives; a batch from the client is acted on in
 #      order; malformed batches close the connection (in f)
 #
@@ -479,6 +480,25 @@ fi
 recv_end || true
 check "L2 a lone two-step Sync reaches the client alone (after the 2 ms hold)" \
 	bash -c "grep -qE '^RX .*msg=sync seq=6002 ' '$out' && ! grep -q '^BATCH' '$out'"
+# A grandmaster's received Delay_Reqs are held too (outq.h): two from a
+# peer in quick succession reach the client in one NetdBatch, a lone one
+# alone after the hold.
+out="$tmp/batch5.out"
+if recv_start "$out" --count 2 --timeout 5; then
+	inB inject "$ifb" --msg delay_req --seq 6101 --count 2 >/dev/null
+fi
+recv_end || true
+check "L2 a peer's two Delay_Reqs in quick succession reach the client in one NetdBatch" \
+	bash -c "grep -qE '^BATCH id=[0-9]+ n=2 members=delay_req,delay_req\$' '$out' &&
+		grep -qE '^RX .*msg=delay_req seq=6101 ' '$out' &&
+		grep -qE '^RX .*msg=delay_req seq=6102 ' '$out'"
+out="$tmp/batch6.out"
+if recv_start "$out" --count 1 --timeout 5; then
+	inB inject "$ifb" --msg delay_req --seq 6103 >/dev/null
+fi
+recv_end || true
+check "L2 a lone Delay_Req reaches the client alone (after the hold)" \
+	bash -c "grep -qE '^RX .*msg=delay_req seq=6103 ' '$out' && ! grep -q '^BATCH' '$out'"
 bout="$tmp/batch3.out"
 "$CLIENT" send "$SOCK" --msg delay_req --seq 6003 --want-ts --cookie 0x6003 >"$bout" 2>&1 || true
 check "L2 held TxTimestamp of a TxFrame without follow_up arrives alone: $(grep '^TXTS' "$bout" | sed 's/.*wait_ms=/wait_ms=/')" \

@@ -39,18 +39,24 @@ test_rx_holds(void **state)
 
 	(void)state;
 	ptp(b, 44, 0x0, 1);
-	assert_true(outq_rx_holds(1, b, 44));		/* two-step Sync */
-	ptp(b, 54, 0x3, 1);
-	assert_true(outq_rx_holds(1, b, 54));		/* two-step Pdelay_Resp */
+	assert_int_equal(outq_rx_hold_ns(1, b, 44), OUTQ_RX_HOLD_NS);
+	ptp(b, 54, 0x3, 1);			/* two-step Pdelay_Resp */
+	assert_int_equal(outq_rx_hold_ns(1, b, 54), OUTQ_RX_HOLD_NS);
 	ptp(b, 44, 0x0, 0);
-	assert_false(outq_rx_holds(1, b, 44));		/* one-step Sync */
-	ptp(b, 44, 0x1, 1);
-	assert_false(outq_rx_holds(1, b, 44));		/* Delay_Req */
+	assert_int_equal(outq_rx_hold_ns(1, b, 44), 0);	/* one-step Sync */
+	ptp(b, 44, 0x1, 0);
+	assert_int_equal(outq_rx_hold_ns(1, b, 44), OUTQ_DREQ_HOLD_NS);
+	ptp(b, 44, 0x1, 1);		/* Delay_Req, whatever its flags */
+	assert_int_equal(outq_rx_hold_ns(1, b, 44), OUTQ_DREQ_HOLD_NS);
+	assert_int_equal(outq_rx_hold_ns(0, b, 44), 0);	/* not an event */
+	assert_int_equal(outq_rx_hold_ns(1, b, 20), 0);	/* short */
+	ptp(b, 54, 0x2, 0);
+	assert_int_equal(outq_rx_hold_ns(1, b, 54), 0);	/* Pdelay_Req */
 	ptp(b, 44, 0x8, 1);
-	assert_false(outq_rx_holds(0, b, 44));		/* Follow_Up */
+	assert_int_equal(outq_rx_hold_ns(0, b, 44), 0);	/* Follow_Up */
 	ptp(b, 44, 0x0, 1);
-	assert_false(outq_rx_holds(0, b, 44));		/* not an event */
-	assert_false(outq_rx_holds(1, b, 20));		/* short */
+	assert_int_equal(outq_rx_hold_ns(0, b, 44), 0);	/* not an event */
+	assert_int_equal(outq_rx_hold_ns(1, b, 20), 0);	/* short */
 }
 
 /* An RxFrame envelope of the PTP message type t (two-step if a Sync). */
@@ -102,12 +108,12 @@ test_batch_in_order(void **state)
 	(void)state;
 	outq_clear(&q);
 	assert_int_equal(outq_hold(&q, rx_msg(&e1, &f1, b1, 0x0), OUTQ_RX, 0,
-	    1000), 1);
+	    1000, 0), 1);
 	assert_int_equal(q.deadline_ns, 1000 + OUTQ_RX_HOLD_NS);
 	memset(b1, 0xee, sizeof(b1));		/* the port reuses it */
 	/* A later TX stamp's bound is later: the deadline stays. */
 	assert_int_equal(outq_hold(&q, txts_msg(&e2, &t2, 77), OUTQ_TXTS, 0,
-	    2000), 0);
+	    2000, 0), 0);
 	assert_int_equal(q.deadline_ns, 1000 + OUTQ_RX_HOLD_NS);
 	assert_false(outq_droppable(&q));
 	assert_int_equal(ipc_encode(rx_msg(&e3, &f3, b3, 0x8), next,
@@ -144,7 +150,7 @@ test_alone(void **state)
 	outq_clear(&q);
 	assert_int_equal(outq_build(&q, NULL, 0, out, sizeof(out)), 0);
 	assert_int_equal(outq_hold(&q, txts_msg(&e, &t, 5), OUTQ_TXTS, 1,
-	    0), 1);
+	    0, 0), 1);
 	assert_int_equal(q.deadline_ns, OUTQ_TXTS_HOLD_NS);
 	len = outq_build(&q, NULL, 0, out, sizeof(out));
 	assert_int_equal(ipc_decode(&ptpsep__netd__netd_msg__descriptor, out,
@@ -174,16 +180,16 @@ test_bounds(void **state)
 	(void)state;
 	outq_clear(&q);
 	assert_int_equal(outq_hold(&q, txts_msg(&e[0], &t, 1), OUTQ_TXTS, 0,
-	    0), 1);
-	assert_int_equal(outq_hold(&q, rx_msg(&e[1], &f[1], b[1], 0), OUTQ_RX,
 	    0, 0), 1);
+	assert_int_equal(outq_hold(&q, rx_msg(&e[1], &f[1], b[1], 0), OUTQ_RX,
+	    0, 0, 0), 1);
 	assert_int_equal(q.deadline_ns, OUTQ_RX_HOLD_NS);
 	for (i = 2; i < OUTQ_HELD_MAX; i++)
 		assert_true(outq_hold(&q, rx_msg(&e[i], &f[i], b[i], 0),
-		    OUTQ_RX, 0, 0) >= 0);
+		    OUTQ_RX, 0, 0, 0) >= 0);
 	assert_int_equal(q.n, OUTQ_HELD_MAX);
 	assert_int_equal(outq_hold(&q, rx_msg(&e[i], &f[i], b[i], 0),
-	    OUTQ_RX, 0, 0), -1);
+	    OUTQ_RX, 0, 0, 0), -1);
 	assert_int_equal(ipc_encode(rx_msg(&e[i], &f[i], b[i], 0x8), next,
 	    sizeof(next), &nlen), IPC_OK);
 	len = outq_build(&q, next, nlen, out, sizeof(out));
@@ -197,11 +203,89 @@ test_bounds(void **state)
 	assert_false(outq_droppable(&q));
 	outq_clear(&q);
 	assert_int_equal(outq_hold(&q, rx_msg(&e[0], &f[0], b[0], 0), OUTQ_RX,
-	    0, 0), 1);
+	    0, 0, 0), 1);
 	assert_true(outq_droppable(&q));
 	outq_clear(&q);
 	assert_int_equal(q.n, 0);
 	assert_int_equal(q.deadline_ns, 0);
+}
+
+/*
+ * Received Delay_Reqs are held for OUTQ_DREQ_HOLD_NS from the first:
+ * later ones do not move the deadline, a two-step Sync's shorter bound
+ * does; they leave in arrival order with the next message, or alone once
+ * the bound is reached (relay.c's timer then builds with no next); a
+ * full queue refuses the next one (relay.c sends at OUTQ_HELD_MAX).
+ */
+static void
+test_dreq_held(void **state)
+{
+	Ptpsep__Netd__NetdMsg e[OUTQ_HELD_MAX + 1], *got;
+	Ptpsep__Netd__RxFrame f[OUTQ_HELD_MAX + 1];
+	uint8_t b[OUTQ_HELD_MAX + 1][44], next[64], out[IPC_MAX_MSG];
+	ProtobufCMessage *m;
+	size_t i, nlen, len;
+
+	(void)state;
+	outq_clear(&q);
+	for (i = 0; i < 3; i++) {
+		rx_msg(&e[i], &f[i], b[i], 0x1);
+		b[i][31] = (uint8_t)(10 + i);		/* sequenceId */
+		assert_int_equal(outq_rx_hold_ns(1, b[i], 44),
+		    OUTQ_DREQ_HOLD_NS);
+		assert_int_equal(outq_hold(&q, &e[i].base, OUTQ_RX, 0,
+		    5000 + (int64_t)i * 100, OUTQ_DREQ_HOLD_NS), i == 0);
+		assert_int_equal(q.deadline_ns, 5000 + OUTQ_DREQ_HOLD_NS);
+	}
+	/* Held copies: the port's buffer is reused at once. */
+	memset(b, 0xee, sizeof(b));
+	assert_true(outq_droppable(&q));
+	/* Flushed by the next message (an Announce), order kept. */
+	assert_int_equal(ipc_encode(rx_msg(&e[3], &f[3], b[3], 0xb), next,
+	    sizeof(next), &nlen), IPC_OK);
+	len = outq_build(&q, next, nlen, out, sizeof(out));
+	assert_true(len > 0);
+	assert_int_equal(ipc_decode(&ptpsep__netd__netd_msg__descriptor, out,
+	    len, &m), IPC_OK);
+	got = (Ptpsep__Netd__NetdMsg *)m;
+	assert_int_equal(got->body_case, PTPSEP__NETD__NETD_MSG__BODY_BATCH);
+	assert_int_equal(got->batch->n_msgs, 4);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(got->batch->msgs[i]->rx_frame->payload.data[0],
+		    0x1);
+		assert_int_equal(
+		    got->batch->msgs[i]->rx_frame->payload.data[31], 10 + i);
+	}
+	assert_int_equal(got->batch->msgs[3]->rx_frame->payload.data[0], 0xb);
+	ipc_free(m);
+
+	/* Alone after the bound: the one Delay_Req as itself. */
+	outq_clear(&q);
+	rx_msg(&e[0], &f[0], b[0], 0x1);
+	assert_int_equal(outq_hold(&q, &e[0].base, OUTQ_RX, 0, 0,
+	    OUTQ_DREQ_HOLD_NS), 1);
+	len = outq_build(&q, NULL, 0, out, sizeof(out));
+	assert_int_equal(ipc_decode(&ptpsep__netd__netd_msg__descriptor, out,
+	    len, &m), IPC_OK);
+	got = (Ptpsep__Netd__NetdMsg *)m;
+	assert_int_equal(got->body_case, PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME);
+	assert_int_equal(got->rx_frame->payload.data[0], 0x1);
+	ipc_free(m);
+
+	/* A two-step Sync after it brings the deadline forward. */
+	rx_msg(&e[1], &f[1], b[1], 0x0);
+	assert_int_equal(outq_hold(&q, &e[1].base, OUTQ_RX, 0, 1000,
+	    OUTQ_RX_HOLD_NS), 1);
+	assert_int_equal(q.deadline_ns, 1000 + OUTQ_RX_HOLD_NS);
+
+	/* Bounded in number: OUTQ_HELD_MAX, then refused. */
+	outq_clear(&q);
+	for (i = 0; i < OUTQ_HELD_MAX; i++)
+		assert_true(outq_hold(&q, rx_msg(&e[i], &f[i], b[i], 0x1),
+		    OUTQ_RX, 0, 0, OUTQ_DREQ_HOLD_NS) >= 0);
+	assert_int_equal(outq_hold(&q, rx_msg(&e[i], &f[i], b[i], 0x1),
+	    OUTQ_RX, 0, 0, OUTQ_DREQ_HOLD_NS), -1);
+	outq_clear(&q);
 }
 
 /* Full-MTU frames: held while the bytes fit one datagram, then refused. */
@@ -222,7 +306,7 @@ test_bytes_bound(void **state)
 		rx_msg(&e, &f, big, 0);
 		ptp(big, sizeof(big), 0x0, 1);
 		f.payload.len = sizeof(big);
-		rc = outq_hold(&q, &e.base, OUTQ_RX, 0, 0);
+		rc = outq_hold(&q, &e.base, OUTQ_RX, 0, 0, 0);
 		if (rc < 0)
 			break;
 	}
@@ -242,6 +326,7 @@ main(void)
 		cmocka_unit_test(test_batch_in_order),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_dreq_held),
 		cmocka_unit_test(test_bytes_bound),
 	};
 
