@@ -32,11 +32,14 @@
 #   l2   sl over L2: UNICAST-SLAVE.cfg's L2 table made our MAC, with a
 #        peer_address line of it (the file has none for L2): ptp4l's
 #        Pdelay_Req all unicast to our MAC, each answered unicast to its MAC.
+#   l2gm gm over L2: our client's table names ptp4l's MAC as master and
+#        peer_address; it locks, and its Pdelay_Req all go to that MAC,
+#        answered unicast.
 #   Each case reads `ptpctl --json status`, `ptpctl status` and `ptpctl
 #   metrics` and checks the port's unicast service (sl, rf) or its
 #   client's masters and peer (gm) there.
 #
-#   BUILD=build/default tests/interop/unicast_p2p.sh [sl|gm|rf|l2]...
+#   BUILD=build/default tests/interop/unicast_p2p.sh [sl|gm|rf|l2|l2gm]...
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -305,6 +308,54 @@ case_l2() {
 	itest_stop
 }
 
+# The gm case over L2: our client's table names ptp4l's MAC as its master
+# and peer_address; our Pdelay_Req all go to that MAC, answered unicast.
+case_l2gm() {
+	local pns=iop$$w ons=iop$$x pd od cap capid gmac cmac n r from
+	itest_pair "$pns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	gmac=$(ip -n "$pns" -br link show dev eth0 | awk '{ print $3 }')
+	cmac=$(ip -n "$ons" -br link show dev eth0 | awk '{ print $3 }')
+	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-MASTER.cfg -e ''
+	printf 'priority1 100\nnetwork_transport L2\n' >>"$pd/ptp4l.conf"
+	itest_conf "$od/ptp.conf" "$od" network_transport L2 clientOnly 1 \
+		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000 \
+		unicast_req_duration 60 delay_mechanism P2P
+	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
+	printf '[unicast_master_table]\ntable_id 2\nlogQueryInterval 2\npeer_address %s\nL2 %s\n[eth0]\nunicast_master_table 2\n' \
+		"$gmac" "$gmac" >>"$od/ptp.conf"
+	cap=$pd/capture.pcapng
+	iop_capture_start "$pns" eth0 "$cap" || return
+	capid=$iop_capture_pid
+	iop_ptp4l "$pns" "$pd" eth0 || return
+	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
+	if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
+		fail "l2gm: our slave did not lock in ${LOCK_TIMEOUT}s"
+		tail -20 "$od/clockd.log"; tail -20 "$pd/ptp4l.log"
+		return
+	fi
+	pass "l2gm: our unicast P2P slave locked to ptp4l over L2"
+	sleep "$SETTLE"
+	from=$(wc -l <"$od/clockd.log")
+	sleep "$MEASURE"
+	itest_measure "l2gm: our unicast P2P slave over L2" "$od/clockd.log" \
+		"$from" servo
+	iop_capture_stop "$capid"
+	local ours="eth.src == $cmac"
+	iop_wire_check "l2gm" "$cap" "$ours" 12 2
+	expect_count "l2gm" "$cap" "eth.src == $gmac && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField > 0" -gt 0
+	n=$(iop_count "$cap" "$ours && ptp.v2.messagetype == 2 && eth.dst == $gmac && ptp.v2.flags.unicast == 1")
+	r=$(iop_count "$cap" "eth.src == $gmac && ptp.v2.messagetype == 3 && eth.dst == $cmac && ptp.v2.flags.unicast == 1")
+	if [ "${n:-0}" -gt 10 ] && [ "${r:-0}" -ge $((n - 2)) ]; then
+		pass "l2gm: wire: $n unicast Pdelay_Req of ours, $r unicast Pdelay_Resp from ptp4l"
+	else
+		fail "l2gm: wire: ${n:-?} unicast Pdelay_Req of ours, ${r:-?} unicast Pdelay_Resp from ptp4l"
+	fi
+	expect_count "l2gm" "$cap" "$ours && (ptp.v2.messagetype == 2 || ptp.v2.messagetype == 12) && eth.dst != $gmac" -eq 0
+	itest_stop
+}
+
 case_gm() {
 	local pns=iop$$m ons=iop$$s pd od cap capid steps from n r
 	itest_pair "$pns" "$ons" || return
@@ -372,7 +423,7 @@ assert p["refusals"] == 0 and c["refusals"] == 0, c' \
 
 itest_tmpdir st
 iop_wire_selftest "$st"
-for c in ${1:-sl gm rf l2}; do
+for c in ${1:-sl gm rf l2 l2gm}; do
 	"case_$c"
 done
 [ "$itest_fails" = 0 ] && echo "PASS: unicast_p2p" && exit 0
