@@ -52,10 +52,11 @@ client() {
 # field LINE KEY: the value of KEY=VALUE in LINE.
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" $1" | head -1; }
 
+# Both sockets: netd binds its control socket after the channel's.
 start_netd() {
-	rm -f "$d/netd.sock"
+	rm -f "$d/netd.sock" "$d/netd-ctl.sock"
 	itest_start "$ns" "$d/netd.log" "$NETD" -m -f "$d/ptp.conf"
-	itest_wait_file "$d/netd.sock" 10 ||
+	itest_wait_file "$d/netd.sock" 10 && itest_wait_file "$d/netd-ctl.sock" 10 ||
 		{ fail "netd did not start"; cat "$d/netd.log"; exit 1; }
 }
 
@@ -163,7 +164,7 @@ fi
 # 7. a malformed compare: an error, the connection closed; netd serves on
 out=$(client --raw-system compare)
 if grep -q 'ANSWER error code=PROTOCOL msg="ClockCompare with system_clock set"' <<<"$out" &&
-	kill -0 "${itest_pids[-1]}" && client read | grep -q "op=read status=OK"; then
+	kill -0 "${itest_pids[-1]}" && grep -q "op=read status=OK" <<<"$(client read)"; then
 	pass "a compare with system_clock set closes the connection"
 else
 	fail "malformed compare: $out"
@@ -182,11 +183,11 @@ if grep -q "op=read status=REFUSED reason=NOT_SUPPORTED" <<<"$out" &&
 	grep -q "op=read status=OK" <<<"$out" &&
 	! grep -q SYSCLOCKINFO <<<"$out" &&
 	grep -q "CLOCKINFO2 ptp_timescale=0" <<<"$out" &&
-	ip netns exec "$ns" "$CLIENT" info "$d/netd-ctl.sock" 2>&1 |
-	grep -qx "system_clock.refused.NOT_SUPPORTED=2"; then
+	info=$(ip netns exec "$ns" "$CLIENT" info "$d/netd-ctl.sock" 2>&1) &&
+	grep -qx "system_clock.refused.NOT_SUPPORTED=2" <<<"$info"; then
 	pass "sync_system_clock 0: system clock requests NOT_SUPPORTED"
 else
-	fail "sync_system_clock 0: $out"
+	fail "sync_system_clock 0: $out ${info:-}"
 fi
 
 # 9. a leap second on the virtual system clock
@@ -268,7 +269,7 @@ else
 fi
 out=$(client --system leap 0 tai 1001)
 if grep -q 'ANSWER error code=PROTOCOL msg="ClockSetLeap tai_offset outside 0..1000"' <<<"$out" &&
-	kill -0 "${itest_pids[-1]}" && client read | grep -q "op=read status=OK"; then
+	kill -0 "${itest_pids[-1]}" && grep -q "op=read status=OK" <<<"$(client read)"; then
 	pass "a TAI offset of 1001 s closes the connection; netd serves on"
 else
 	fail "malformed tai_offset: $out"
