@@ -266,7 +266,9 @@ lp_setup() {
 lp_ids() {
 	ga_id=$(iop_status "$ga" "$gad" clock_identity)
 	gb_id=$(ptp_id "$gb" "$gbd")
-	[ -n "$ga_id" ] && [ -n "$gb_id" ]
+	# iop_status prints None for a field clockd does not show yet.
+	[ -n "$ga_id" ] && [ "$ga_id" != None ] && [ -n "$gb_id" ] &&
+		[ "$gb_id" != None ]
 }
 
 our_gm() { [ "$(iop_status "$sn" "$1" gm_identity)" = "$2" ]; }
