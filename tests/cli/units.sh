@@ -11,7 +11,7 @@ NETD_MAX=${NETD_MAX:-3.5}
 
 command -v systemd-analyze >/dev/null ||
 	{ echo "SKIP: no systemd-analyze (Debian: systemd)"; exit 77; }
-systemd-analyze security --help 2>/dev/null | grep -q -- '--offline' ||
+systemd-analyze security --help 2>/dev/null | grep >/dev/null -- '--offline' ||
 	{ echo "SKIP: systemd-analyze has no --offline (systemd < 250)"; exit 77; }
 
 work=$(mktemp -d)

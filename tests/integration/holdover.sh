@@ -123,7 +123,7 @@ else
 fi
 grep -q 'holdover: the last grandmaster is lost; announcing clockClass 7, 248 after' "$bd/clockd.log" &&
 	pass "B logs the holdover and its schedule" || fail "B's log lacks the holdover line"
-ip netns exec "$b" "$CTL" -f "$bd/ptp.conf" status | grep -q '^holdover .* s (clockClass 7)' &&
+ip netns exec "$b" "$CTL" -f "$bd/ptp.conf" status | grep >/dev/null '^holdover .* s (clockClass 7)' &&
 	pass "ptpctl status (text) shows the holdover" ||
 	fail "text status: $(ip netns exec "$b" "$CTL" -f "$bd/ptp.conf" status)"
 m=$(ip netns exec "$b" "$CTL" -f "$bd/ptp.conf" metrics)
@@ -162,7 +162,7 @@ grep -q 'holdover ends after' "$bd/clockd.log" &&
 	pass "B logs the end of the holdover" || fail "B's log lacks the end"
 [ "$(st "$b" "$bd" 'j["clock_class"]')" = 248 ] &&
 	pass "B's clock_class 248 again" || fail "B: $(st "$b" "$bd" 'j')"
-ip netns exec "$b" "$CTL" -f "$bd/ptp.conf" metrics | grep -qx 'ptpsep_holdover 0' &&
+ip netns exec "$b" "$CTL" -f "$bd/ptp.conf" metrics | grep >/dev/null -x 'ptpsep_holdover 0' &&
 	pass "metrics: ptpsep_holdover 0" || fail "metrics still in holdover"
 if wait_st "$c" "$cd" 'j["gm_identity"], j["gm_clock_class"]' "('$a_id', 6)" 10; then
 	pass "C sees A with class 6 again"

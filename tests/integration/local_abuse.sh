@@ -116,7 +116,7 @@ echo "INFO: flood: ${conns:-?} connections in $FLOOD_S s; netd's log grew $grown
 # elsewhere): the first lines of the flood and the count of the rest.
 if kill -0 "$netd_pid" 2>/dev/null && [ -n "$conns" ] && [ "$conns" -gt 100 ] &&
 	[ "$grown" -lt "$LOG_MAX" ] && [ "$supp" -gt 0 ] &&
-	tail -c "$grown" "$d/netd.log" | grep -q "clockd connected"; then
+	tail -c "$grown" "$d/netd.log" | grep >/dev/null "clockd connected"; then
 	pass "flood of ${conns} connections: netd log grew $grown < $LOG_MAX bytes ($supp lines suppressed)"
 else
 	fail "flood: netd alive? $(kill -0 "$netd_pid" 2>/dev/null && echo yes || echo no), ${conns:-no} connections, log grew $grown bytes (max $LOG_MAX), $supp suppressed"

@@ -41,8 +41,8 @@ grep -q '^#define PTPSEP_STATIC_DAEMONS 1' "$BUILD/config.h" 2>/dev/null &&
 tag="mem$$"
 m="${tag}m"; s="${tag}s"
 
-if readelf -d "$NETD" "$CLOCKD" 2>/dev/null | grep -q 'libasan\|libubsan' ||
-	nm "$CLOCKD" 2>/dev/null | grep -q '__asan_init\|__ubsan_'; then
+if readelf -d "$NETD" "$CLOCKD" 2>/dev/null | grep >/dev/null 'libasan\|libubsan' ||
+	nm "$CLOCKD" 2>/dev/null | grep >/dev/null '__asan_init\|__ubsan_'; then
 	echo "SKIP: a sanitizer build: its memory is not the daemons' own"
 	exit 0
 fi

@@ -278,7 +278,7 @@ check_rx_line() {	# name file seq class ts(yes|no) from
 	off=$(sed -n 's/.*tsoff_ms=\(-\?[0-9]*\).*/\1/p' <<<"$l")
 	if grep -q "class=$4 " <<<"$l" && grep -q " ts=$5 " <<<"$l" &&
 	   grep -q "from=$6\$" <<<"$l" &&
-	   { [ "$5" = no ] || grep -q "ts_source=sw" <<<"$l"; } &&
+	   { [ "$5" = no ] || grep >/dev/null "ts_source=sw" <<<"$l"; } &&
 	   { [ "$5" = no ] || [ $(( off - VOFF_MS )) -le 1000 -a $(( VOFF_MS - off )) -le 1000 ]; }; then
 		pass "$1: ${l#RX }"
 	else

@@ -123,7 +123,7 @@ clockd_case() {
 	    "$(python3 -c 'import sys; print(bin(int(sys.argv[1], 16)).count("1"))' "$hex")" ] ||
 		{ echo "    not one name per capability: $list"; n=$((n + 1)); }
 	for c in $names; do
-		tr ',' '\n' <<<"$list" | grep -qx "$c" || { echo "    $c not named"; n=$((n + 1)); }
+		tr ',' '\n' <<<"$list" | grep >/dev/null -x "$c" || { echo "    $c not named"; n=$((n + 1)); }
 	done
 	if [ $n = 0 ]; then
 		pass "$name: clockd refused to start (status $rc), naming CapBnd $hex ($names among them)"

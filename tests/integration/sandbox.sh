@@ -21,7 +21,7 @@ m="${tag}m"; s="${tag}s"
 
 wait_lock() {	# log, from-line, what
 	local t0=$SECONDS
-	until tail -n +"$(($2 + 1))" "$1" | grep -q ' s2 freq'; do
+	until tail -n +"$(($2 + 1))" "$1" | grep >/dev/null ' s2 freq'; do
 		if ((SECONDS - t0 > LOCK_TIMEOUT)); then
 			fail "$3: no lock within ${LOCK_TIMEOUT}s"
 			tail -15 "$1"

@@ -63,7 +63,7 @@ FWD_MAC=01:80:c2:00:00:0e
 mapfile -t prof < <(awk '!/^[[:space:]]*(#|\[|$)/ && NF >= 2 { print $1; print $2 }' "$PROFILE")
 for k in dataset_comparison G.8275.defaultDS.localPriority \
     G.8275.portDS.localPriority maxStepsRemoved ptp_dst_mac network_transport; do
-	printf '%s\n' "${prof[@]}" | grep -qx -- "$k" ||
+	printf '%s\n' "${prof[@]}" | grep >/dev/null -x -- "$k" ||
 		{ echo "FAIL: $PROFILE has no $k: not the G.8275.1 file"; exit 1; }
 done
 

@@ -74,7 +74,7 @@ mapfile -t prof < <(awk '/^[[:space:]]*\[/ && !/^\[global\]/ { exit }
 	!/^[[:space:]]*(#|\[|$)/ && NF >= 2 { print $1; print $2 }' "$PROFILE")
 for k in $need hybrid_e2e inhibit_multicast_service unicast_listen \
     unicast_req_duration; do
-	printf '%s\n' "${prof[@]}" | grep -qx -- "$k" ||
+	printf '%s\n' "${prof[@]}" | grep >/dev/null -x -- "$k" ||
 		{ echo "FAIL: $PROFILE has no $k: not the $UPROF file"; exit 1; }
 done
 # A file that names its domain (linuxptp >= 4.0) keeps it.
