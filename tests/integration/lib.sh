@@ -255,6 +255,13 @@ itest_measure() {
 	if [ $rc != 0 ]; then
 		itest_fails=$((itest_fails + 1))
 		echo "INFO: $tag: offsets after lock:" $(awk '{print $4}' <<<"$lines")
+		# Why a sample was not locked: the servo's lines that are not
+		# offsets (resets, clock checks, steps, state changes).
+		if [ "$mode" = servo ]; then
+			echo "INFO: $tag: unlocked samples and the log's other lines:"
+			tail -n +"$((from + 1))" "$log" |
+				grep -v 'master offset .* s[23] ' | tail -n 20
+		fi
 		return 1
 	fi
 	return 0
