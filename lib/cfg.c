@@ -25,8 +25,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <locale.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,19 +34,15 @@
 
 #include "cfg.h"
 #include "cfg_utab.h"
+#include "cfg_value.h"
 #include "log.h"
 
 #define IFNAME_MAX	15	/* IFNAMSIZ - 1 */
-#define SHOW_MAX	64	/* longest value or key quoted in a message */
 #define DIAG_MAX	512
 #define CMDLINE		"command line"
 
 struct cfg_val {
-	union {
-		int64_t i;	/* CFG_T_INT, CFG_T_INT64, CFG_T_ENUM */
-		double d;
-		char *s;	/* owned; may be NULL (no default) */
-	} u;
+	union cfg_value u;
 	unsigned int set:1;	/* else the table's default applies */
 	unsigned int locked:1;	/* set by cfg_set_*(): files do not override */
 	unsigned int line;	/* where it was set, for duplicate warnings */
@@ -171,19 +165,6 @@ diag(struct cfg *cfg, struct src *src, enum cfg_severity sev,
 		snprintf(text, sizeof(text), "%s%s", where, body);
 		emit(cfg, &d, where, body);
 	}
-}
-
-/* Quotable form of untrusted text: at most SHOW_MAX chars, then "...". */
-static const char *
-show(char *buf, size_t len, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n <= SHOW_MAX || len < SHOW_MAX + 4)
-		return s;
-	memcpy(buf, s, SHOW_MAX);
-	memcpy(buf + SHOW_MAX, "...", 4);
-	return buf;
 }
 
 /* Programming errors in callers: abort so they show on the first run. */
@@ -342,25 +323,6 @@ cfg_free(struct cfg *cfg)
 /* ---- ports ---- */
 
 int
-cfg_valid_ifname(const char *name)
-{
-	size_t i, len = strlen(name);
-
-	/* The kernel's dev_valid_name(). */
-	if (len == 0 || len > IFNAME_MAX)
-		return 0;
-	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-		return 0;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-
-		if (c == '/' || c == ':' || c <= ' ' || c == 0x7f)
-			return 0;
-	}
-	return 1;
-}
-
-int
 cfg_port_index(const struct cfg *cfg, const char *name)
 {
 	size_t i;
@@ -388,13 +350,13 @@ static int
 add_port(struct cfg *cfg, struct src *src, const char *name)
 {
 	struct cfg_port *p;
-	char sbuf[SHOW_MAX + 4];
+	char sbuf[CFG_SHOW_MAX + 4];
 	int i;
 
 	if (!cfg_valid_ifname(name)) {
 		diag(cfg, src, CFG_SEV_ERROR, NULL,
 		    "invalid interface name '%s'",
-		    show(sbuf, sizeof(sbuf), name));
+		    cfg_show(sbuf, sizeof(sbuf), name));
 		return -1;
 	}
 	i = cfg_port_index(cfg, name);
@@ -434,242 +396,19 @@ cfg_add_port(struct cfg *cfg, const char *name)
 	return add_port(cfg, &src, name);
 }
 
-/* ---- value parsing ---- */
+/* ---- value parsing (lib/cfg_value.c) ---- */
 
-/*
- * strtod() follows LC_NUMERIC; a daemon that called setlocale() would read
- * "0.3" as 0.  Parse in the C locale whatever the process's locale is.
- */
-static locale_t
-c_locale(void)
-{
-	static locale_t loc;
-
-	if (loc == (locale_t)0)
-		loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	return loc;
-}
-
-/*
- * strtod() follows LC_NUMERIC; a daemon that called setlocale() would read
- * "0.3" as 0.  Parse in the C locale whatever the process's locale is.
- */
-static double
-strtod_c(const char *s, char **end)
-{
-	locale_t loc = c_locale();
-
-	if (loc == (locale_t)0)
-		return strtod(s, end);
-	return strtod_l(s, end, loc);
-}
-
-static const char *
-enum_name(const struct cfg_enum_val *v, int64_t value)
-{
-	for (; v != NULL && v->name != NULL; v++)
-		if (v->value == value)
-			return v->name;
-	return NULL;
-}
-
-static const struct cfg_enum_val *
-enum_find(const struct cfg_enum_val *v, const char *name)
-{
-	for (; v != NULL && v->name != NULL; v++)
-		if (strcasecmp(v->name, name) == 0)
-			return v;
-	return NULL;
-}
-
-static void
-enum_list(const struct cfg_enum_val *v, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (; v->name != NULL && n < len; v++) {
-		int r = snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
-		    v->name);
-
-		if (r < 0)
-			break;
-		n += (size_t)r;
-	}
-}
-
-/* A '#' after blank: the user probably meant a trailing comment. */
-const char *
-cfg_hash_hint(const char *value)
-{
-	const char *h = strchr(value, '#');
-
-	if (h != NULL && h > value && (h[-1] == ' ' || h[-1] == '\t'))
-		return " (a '#' comment must be on a line of its own)";
-	return "";
-}
-
-/*
- * Parses value for key k into *out.  Returns 0, or -1 after an error
- * diagnostic (name: the key as the user wrote it).
- */
+/* Parses value for key k into *out; -1 after an error diagnostic. */
 static int
 parse_value(struct cfg *cfg, struct src *src, const struct cfg_key *k,
-    const char *name, const char *value, struct cfg_val *out)
+    const char *name, const char *value, union cfg_value *out)
 {
-	const struct cfg_enum_val *ev;
-	char sbuf[SHOW_MAX + 4], list[256];
-	const char *why, *shown = show(sbuf, sizeof(sbuf), value);
-	char *end;
-	long long ll;
-	double d;
+	char why[CFG_WHY_MAX];
 
-	switch (k->type) {
-	case CFG_T_INT:
-	case CFG_T_INT64:
-		ev = enum_find(k->vals, value);
-		if (ev != NULL) {
-			out->u.i = ev->value;
-			return 0;
-		}
-		errno = 0;
-		ll = strtoll(value, &end, 0);
-		if (end == value || *end != '\0') {
-			diag(cfg, src, CFG_SEV_ERROR, name,
-			    "bad value '%s' for key '%s': not an integer%s",
-			    shown, name, cfg_hash_hint(value));
-			return -1;
-		}
-		if (errno == ERANGE || ll < k->imin || ll > k->imax) {
-			diag(cfg, src, CFG_SEV_ERROR, name,
-			    "value '%s' for key '%s' is out of range "
-			    "[%lld, %lld]", shown, name, (long long)k->imin,
-			    (long long)k->imax);
-			return -1;
-		}
-		out->u.i = ll;
+	if (cfg_value_parse(k, name, value, out, why, sizeof(why)) == 0)
 		return 0;
-	case CFG_T_DOUBLE:
-		errno = 0;
-		d = strtod_c(value, &end);
-		if (end == value || *end != '\0') {
-			diag(cfg, src, CFG_SEV_ERROR, name,
-			    "bad value '%s' for key '%s': not a number%s",
-			    shown, name, cfg_hash_hint(value));
-			return -1;
-		}
-		/* ptp4l takes "nan"; every comparison with it is false. */
-		if (!isfinite(d) && errno != ERANGE) {
-			diag(cfg, src, CFG_SEV_ERROR, name,
-			    "bad value '%s' for key '%s': not a finite number",
-			    shown, name);
-			return -1;
-		}
-		if (errno == ERANGE || d < k->dmin || d > k->dmax) {
-			diag(cfg, src, CFG_SEV_ERROR, name,
-			    "value '%s' for key '%s' is out of range [%g, %g]",
-			    shown, name, k->dmin, k->dmax);
-			return -1;
-		}
-		out->u.d = d;
-		return 0;
-	case CFG_T_ENUM:
-		ev = enum_find(k->vals, value);
-		if (ev == NULL) {
-			enum_list(k->vals, list, sizeof(list));
-			diag(cfg, src, CFG_SEV_ERROR, name,
-			    "bad value '%s' for key '%s': expected one of %s",
-			    shown, name, list);
-			return -1;
-		}
-		/*
-		 * An error, not a warning: running with another servo or
-		 * time stamping than the one asked for would mislead.
-		 */
-		if (k->status == CFG_ST_IMPLEMENTED &&
-		    ev->status != CFG_ST_IMPLEMENTED) {
-			diag(cfg, src, CFG_SEV_ERROR, name,
-			    "value '%s' of key '%s' is known to ptp4l but not "
-			    "supported by ptpsep", ev->name, name);
-			return -1;
-		}
-		out->u.i = ev->value;
-		return 0;
-	case CFG_T_STRING:
-		why = k->check != NULL ? k->check(value) : NULL;
-		if (why != NULL) {
-			diag(cfg, src, CFG_SEV_ERROR, name,
-			    "bad value '%s' for key '%s': %s", shown, name, why);
-			return -1;
-		}
-		out->u.s = strdup(value);
-		if (out->u.s == NULL) {
-			diag(cfg, src, CFG_SEV_ERROR, name, "out of memory");
-			return -1;
-		}
-		return 0;
-	}
+	diag(cfg, src, CFG_SEV_ERROR, name, "%s", why);
 	return -1;
-}
-
-/* ---- unknown key suggestions ---- */
-
-/* Optimal string alignment distance, for "did you mean". */
-static size_t
-osa_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t rows[3][SHOW_MAX + 1], *pp, *p, *c;
-
-	if (la > SHOW_MAX || lb > SHOW_MAX)
-		return SIZE_MAX;
-	/* Row r lives in rows[r % 3]. */
-	for (j = 0; j <= lb; j++)
-		rows[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		pp = rows[(i + 1) % 3];	/* row i - 2 */
-		p = rows[(i + 2) % 3];	/* row i - 1 */
-		c = rows[i % 3];	/* row i */
-		c[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1];
-			size_t v = p[j] + 1;
-
-			if (c[j - 1] + 1 < v)
-				v = c[j - 1] + 1;
-			if (p[j - 1] + cost < v)
-				v = p[j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
-				v = pp[j - 2] + 1;
-			c[j] = v;
-		}
-	}
-	return rows[la % 3][lb];
-}
-
-static const char *
-suggest(const char *name)
-{
-	const char *best = NULL;
-	size_t i, d, best_d = SIZE_MAX, limit, len = strlen(name);
-
-	limit = len <= 4 ? 1 : 2;
-	for (i = 0; i < cfg_key_count(); i++) {
-		const char *k = cfg_key_at(i)->name;
-
-		if (strcasecmp(k, name) == 0)
-			return k;
-		/* Lengths further apart than the limit cannot match. */
-		if (strlen(k) + limit < len || len + limit < strlen(k))
-			continue;
-		d = osa_distance(name, k);
-		if (d <= limit && d < best_d) {
-			best_d = d;
-			best = k;
-		}
-	}
-	return best;
 }
 
 /* ---- setting a value ---- */
@@ -685,12 +424,12 @@ apply(struct cfg *cfg, struct src *src, int port, const char *name,
 	const struct cfg_key *k;
 	const char *hint;
 	struct cfg_val v, *dst;
-	char sbuf[SHOW_MAX + 4];
-	const char *shown = show(sbuf, sizeof(sbuf), name);
+	char sbuf[CFG_SHOW_MAX + 4];
+	const char *shown = cfg_show(sbuf, sizeof(sbuf), name);
 
 	k = cfg_key_find(name);
 	if (k == NULL) {
-		hint = suggest(name);
+		hint = cfg_key_suggest(name);
 		if (hint != NULL)
 			diag(cfg, src, CFG_SEV_ERROR, name,
 			    "unknown key '%s' (did you mean '%s'?)", shown,
@@ -720,7 +459,7 @@ apply(struct cfg *cfg, struct src *src, int port, const char *name,
 		return -1;
 	}
 	memset(&v, 0, sizeof(v));
-	if (parse_value(cfg, src, k, name, value, &v) != 0)
+	if (parse_value(cfg, src, k, name, value, &v.u) != 0)
 		return -1;
 	if (k->status != CFG_ST_IMPLEMENTED)
 		diag(cfg, src, CFG_SEV_WARNING, name,
@@ -774,14 +513,14 @@ trim(char *s)
 static enum section
 parse_section(struct cfg *cfg, struct src *src, char *line, int *port)
 {
-	char sbuf[SHOW_MAX + 4];
+	char sbuf[CFG_SHOW_MAX + 4];
 	size_t len = strlen(line);
 	char *name, *p;
 
 	if (line[len - 1] != ']') {
 		diag(cfg, src, CFG_SEV_ERROR, NULL,
 		    "bad section header '%s': missing ']'",
-		    show(sbuf, sizeof(sbuf), line));
+		    cfg_show(sbuf, sizeof(sbuf), line));
 		return SEC_BAD;
 	}
 	line[len - 1] = '\0';
@@ -794,7 +533,7 @@ parse_section(struct cfg *cfg, struct src *src, char *line, int *port)
 		if (is_blank((unsigned char)*p) || *p == '[' || *p == ']') {
 			diag(cfg, src, CFG_SEV_ERROR, NULL,
 			    "bad section name '%s'",
-			    show(sbuf, sizeof(sbuf), name));
+			    cfg_show(sbuf, sizeof(sbuf), name));
 			return SEC_BAD;
 		}
 	}
@@ -832,7 +571,7 @@ static void
 parse_line(struct cfg *cfg, struct src *src, char *raw, enum section *sec,
     int *port)
 {
-	char sbuf[SHOW_MAX + 4];
+	char sbuf[CFG_SHOW_MAX + 4];
 	char *line, *key, *value;
 
 	line = trim(raw);
@@ -854,7 +593,7 @@ parse_line(struct cfg *cfg, struct src *src, char *raw, enum section *sec,
 	case SEC_NONE:
 		diag(cfg, src, CFG_SEV_ERROR, key,
 		    "key '%s' outside of any section (start the file with "
-		    "[global] or [IFACE])", show(sbuf, sizeof(sbuf), key));
+		    "[global] or [IFACE])", cfg_show(sbuf, sizeof(sbuf), key));
 		return;
 	case SEC_UTAB:
 		parse_utab_line(cfg, src, key, value);
@@ -1065,7 +804,7 @@ cfg_get_enum_name(const struct cfg *cfg, const char *port, const char *key)
 	const struct cfg_key *k = resolve(key, CFG_T_ENUM, __func__);
 	const struct cfg_val *v = lookup(cfg, port, k);
 
-	return enum_name(k->vals, v != NULL ? v->u.i : k->idef);
+	return cfg_enum_name(k->vals, v != NULL ? v->u.i : k->idef);
 }
 
 int
@@ -1117,7 +856,7 @@ set_common(struct cfg *cfg, const char *port, const char *key,
     const char *value)
 {
 	struct src src = { .file = CMDLINE };
-	char sbuf[SHOW_MAX + 4];
+	char sbuf[CFG_SHOW_MAX + 4];
 	int p = -1;
 	unsigned char c;
 
@@ -1125,7 +864,7 @@ set_common(struct cfg *cfg, const char *port, const char *key,
 		p = cfg_port_index(cfg, port);
 		if (p < 0) {
 			diag(cfg, &src, CFG_SEV_ERROR, key, "unknown port '%s'",
-			    show(sbuf, sizeof(sbuf), port));
+			    cfg_show(sbuf, sizeof(sbuf), port));
 			return -1;
 		}
 	}
@@ -1134,7 +873,7 @@ set_common(struct cfg *cfg, const char *port, const char *key,
 	if (c != 0) {
 		diag(cfg, &src, CFG_SEV_ERROR, key,
 		    "control character 0x%02x in value for key '%s'", c,
-		    show(sbuf, sizeof(sbuf), key));
+		    cfg_show(sbuf, sizeof(sbuf), key));
 		return -1;
 	}
 	return apply(cfg, &src, p, key, value, 1);
@@ -1155,7 +894,7 @@ cfg_set_int(struct cfg *cfg, const char *port, const char *key, int v)
 
 	/* Enum keys take the value's name, so one path checks both. */
 	if (k->type == CFG_T_ENUM) {
-		const char *name = enum_name(k->vals, v);
+		const char *name = cfg_enum_name(k->vals, v);
 
 		if (name == NULL)
 			bug("%s: %d is no value of key '%s'", __func__, v,
@@ -1180,15 +919,9 @@ int
 cfg_set_double(struct cfg *cfg, const char *port, const char *key, double v)
 {
 	char buf[64];
-	locale_t loc = c_locale(), old = (locale_t)0;
 
 	resolve(key, CFG_T_DOUBLE, __func__);
-	/* %a round-trips exactly; in the C locale so strtod_c() reads it. */
-	if (loc != (locale_t)0)
-		old = uselocale(loc);
-	snprintf(buf, sizeof(buf), "%a", v);
-	if (old != (locale_t)0)
-		uselocale(old);
+	cfg_format_double(buf, sizeof(buf), v);
 	return set_common(cfg, port, key, buf);
 }
 

@@ -78,6 +78,12 @@ const struct cfg_key *cfg_key_at(size_t i);
 /* Exact (case-sensitive, as ptp4l) lookup; aliases are not resolved. */
 const struct cfg_key *cfg_key_find(const char *name);
 /*
+ * The key an unknown name was probably meant to be ("did you mean"): the
+ * same name in another case, or the nearest within an edit distance of 1
+ * (names up to 4 characters) or 2; NULL if none.
+ */
+const char *cfg_key_suggest(const char *name);
+/*
  * Checks the table: sorted, unique, defaults in range, aliases resolvable.
  * Returns 0, or -1 after logging what is wrong.  cfg_new() runs it once.
  */

@@ -17,10 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cfg.h"
+#include "cfg_value.h"
 #include "log.h"
 
+/* Longer names are too far from every key to be suggested. */
+#define KEY_NAME_MAX	CFG_SHOW_MAX
 #define IMPL	CFG_ST_IMPLEMENTED
 #define UNIMPL	CFG_ST_UNIMPLEMENTED
 
@@ -76,16 +80,10 @@
 static const char *
 check_mac(const char *v)
 {
-	unsigned int i;
+	uint8_t mac[6];
 
-	/* Exactly xx:xx:xx:xx:xx:xx, as ptp4l's str2mac() wants. */
-	if (strlen(v) != 17)
+	if (cfg_parse_mac(v, mac) != 0)
 		return "not a MAC address (xx:xx:xx:xx:xx:xx)";
-	for (i = 0; i < 17; i++) {
-		if (i % 3 == 2 ? v[i] != ':' :
-		    strchr("0123456789abcdefABCDEF", v[i]) == NULL)
-			return "not a MAC address (xx:xx:xx:xx:xx:xx)";
-	}
 	return NULL;
 }
 
@@ -564,6 +562,66 @@ const struct cfg_key *
 cfg_key_find(const char *name)
 {
 	return bsearch(name, keys, N_KEYS, sizeof(keys[0]), key_cmp);
+}
+
+/* ---- unknown key suggestions ---- */
+
+/* Optimal string alignment distance, for "did you mean". */
+static size_t
+osa_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t rows[3][KEY_NAME_MAX + 1], *pp, *p, *c;
+
+	if (la > KEY_NAME_MAX || lb > KEY_NAME_MAX)
+		return SIZE_MAX;
+	/* Row r lives in rows[r % 3]. */
+	for (j = 0; j <= lb; j++)
+		rows[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		pp = rows[(i + 1) % 3];	/* row i - 2 */
+		p = rows[(i + 2) % 3];	/* row i - 1 */
+		c = rows[i % 3];	/* row i */
+		c[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t v = p[j] + 1;
+
+			if (c[j - 1] + 1 < v)
+				v = c[j - 1] + 1;
+			if (p[j - 1] + cost < v)
+				v = p[j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			c[j] = v;
+		}
+	}
+	return rows[la % 3][lb];
+}
+
+const char *
+cfg_key_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t i, d, best_d = SIZE_MAX, limit, len = strlen(name);
+
+	limit = len <= 4 ? 1 : 2;
+	for (i = 0; i < cfg_key_count(); i++) {
+		const char *k = cfg_key_at(i)->name;
+
+		if (strcasecmp(k, name) == 0)
+			return k;
+		/* Lengths further apart than the limit cannot match. */
+		if (strlen(k) + limit < len || len + limit < strlen(k))
+			continue;
+		d = osa_distance(name, k);
+		if (d <= limit && d < best_d) {
+			best_d = d;
+			best = k;
+		}
+	}
+	return best;
 }
 
 static int

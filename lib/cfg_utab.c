@@ -40,8 +40,7 @@
 
 #include "cfg.h"
 #include "cfg_utab.h"
-
-#define SHOW_MAX	64
+#include "cfg_value.h"
 
 static const char *const trans_names[] = {
 	[CFG_TRANS_UDPV4] = "UDPv4",
@@ -57,162 +56,7 @@ trans_name(enum cfg_transport t)
 	return "?";
 }
 
-/* ---- addresses ---- */
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int
-parse_mac(const char *s, uint8_t mac[6])
-{
-	size_t i;
-
-	if (strlen(s) != 17)
-		return -1;
-	for (i = 0; i < 6; i++) {
-		int hi = hexval((unsigned char)s[3 * i]);
-		int lo = hexval((unsigned char)s[3 * i + 1]);
-
-		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != ':'))
-			return -1;
-		mac[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
-}
-
-/*
- * Parses s as an address of transport t into *a.  Returns NULL, or why
- * not (for "bad value '...' for key '...': WHY").
- */
-static const char *
-parse_addr(enum cfg_transport t, const char *s, struct cfg_uaddr *a)
-{
-	static const uint8_t zero[CFG_UADDR_MAX];
-
-	memset(a, 0, sizeof(*a));
-	a->transport = t;
-	switch (t) {
-	case CFG_TRANS_UDPV4:
-		if (inet_pton(AF_INET, s, a->b) != 1)
-			return "not an IPv4 address (a.b.c.d)";
-		a->len = 4;
-		if ((a->b[0] & 0xf0) == 0xe0)
-			return "a multicast address, not a unicast master";
-		if (memcmp(a->b, "\xff\xff\xff\xff", 4) == 0)
-			return "the broadcast address, not a unicast master";
-		break;
-	case CFG_TRANS_UDPV6:
-		if (inet_pton(AF_INET6, s, a->b) != 1)
-			return "not an IPv6 address";
-		a->len = 16;
-		if (a->b[0] == 0xff)
-			return "a multicast address, not a unicast master";
-		break;
-	case CFG_TRANS_L2:
-		if (parse_mac(s, a->b) != 0)
-			return "not a MAC address (xx:xx:xx:xx:xx:xx)";
-		a->len = 6;
-		/* The I/G bit (IEEE 802 8.2): group, broadcast included. */
-		if (a->b[0] & 1)
-			return "a multicast address, not a unicast master";
-		break;
-	}
-	if (memcmp(a->b, zero, a->len) == 0)
-		return "the unspecified address, not a unicast master";
-	return NULL;
-}
-
-/* peer_address: whichever of the three forms s is. */
-static const char *
-parse_any_addr(const char *s, struct cfg_uaddr *a)
-{
-	enum cfg_transport t;
-	size_t colons = 0;
-	const char *c;
-
-	for (c = s; *c != '\0'; c++)
-		colons += *c == ':';
-	if (strchr(s, '.') != NULL && colons == 0)
-		t = CFG_TRANS_UDPV4;
-	else if (colons == 5 && strstr(s, "::") == NULL)
-		t = CFG_TRANS_L2;	/* 6 groups: never an IPv6 address */
-	else if (colons > 0)
-		t = CFG_TRANS_UDPV6;
-	else
-		return "not an IPv4, IPv6 or MAC address";
-	return parse_addr(t, s, a);
-}
-
-const char *
-cfg_uaddr_str(const struct cfg_uaddr *a, char *buf, size_t len)
-{
-	if (len == 0)
-		return buf;
-	buf[0] = '\0';
-	switch (a->len) {
-	case 4:
-		(void)inet_ntop(AF_INET, a->b, buf, (socklen_t)len);
-		break;
-	case 16:
-		(void)inet_ntop(AF_INET6, a->b, buf, (socklen_t)len);
-		break;
-	case 6:
-		snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", a->b[0],
-		    a->b[1], a->b[2], a->b[3], a->b[4], a->b[5]);
-		break;
-	}
-	return buf;
-}
-
 /* ---- the section's lines ---- */
-
-static const char *
-show(char *buf, size_t len, const char *s)
-{
-	if (strlen(s) <= SHOW_MAX || len < SHOW_MAX + 4)
-		return s;
-	memcpy(buf, s, SHOW_MAX);
-	memcpy(buf + SHOW_MAX, "...", 4);
-	return buf;
-}
-
-/*
- * Whole-value decimal integer in [lo, hi]; else -1 with msg.  Decimal as
- * ptp4l's sscanf("%d") here ("010" is 10), unlike the keys' strtol(, 0).
- */
-static int
-parse_int(const char *key, const char *value, long lo, long hi, int *out,
-    char *msg, size_t len)
-{
-	char sbuf[SHOW_MAX + 4];
-	const char *shown = show(sbuf, sizeof(sbuf), value);
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(value, &end, 10);
-	if (end == value || *end != '\0') {
-		snprintf(msg, len, "bad value '%s' for key '%s': not an "
-		    "integer%s", shown, key, cfg_hash_hint(value));
-		return -1;
-	}
-	if (errno == ERANGE || v < lo || v > hi) {
-		snprintf(msg, len, "value '%s' for key '%s' is out of range "
-		    "[%ld, %ld]", shown, key, lo, hi);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
 
 static struct cfg_utab *
 utab_find(const struct cfg_utabs *u, int id)
@@ -232,7 +76,7 @@ new_table(struct cfg_utabs *u, const char *file, unsigned int line,
 	struct cfg_utab *t;
 	int id;
 
-	if (parse_int("table_id", value, 1, INT_MAX, &id, msg, len) != 0)
+	if (cfg_parse_dec_int("table_id", value, 1, INT_MAX, &id, msg, len) != 0)
 		return UTAB_ERR;
 	if ((t = utab_find(u, id)) != NULL) {
 		snprintf(msg, len, "table_id %d already taken (%s:%u)", id,
@@ -268,14 +112,14 @@ static enum utab_result
 add_addr(struct cfg_utab *t, enum cfg_transport tr, unsigned int line,
     const char *key, const char *value, char *msg, size_t len)
 {
-	char sbuf[SHOW_MAX + 4], abuf[INET6_ADDRSTRLEN];
+	char sbuf[CFG_SHOW_MAX + 4], abuf[INET6_ADDRSTRLEN];
 	struct cfg_uaddr a, *p;
 	const char *why;
 	size_t i;
 
-	if ((why = parse_addr(tr, value, &a)) != NULL) {
+	if ((why = cfg_uaddr_parse(tr, value, &a)) != NULL) {
 		snprintf(msg, len, "bad value '%s' for key '%s': %s%s",
-		    show(sbuf, sizeof(sbuf), value), key, why,
+		    cfg_show(sbuf, sizeof(sbuf), value), key, why,
 		    cfg_hash_hint(value));
 		return UTAB_ERR;
 	}
@@ -320,7 +164,7 @@ enum utab_result
 utab_line(struct cfg_utabs *u, const char *file, unsigned int line,
     const char *key, const char *value, char *msg, size_t len)
 {
-	char sbuf[SHOW_MAX + 4];
+	char sbuf[CFG_SHOW_MAX + 4];
 	struct cfg_utab *t;
 	struct cfg_uaddr a;
 	const char *why;
@@ -336,7 +180,7 @@ utab_line(struct cfg_utabs *u, const char *file, unsigned int line,
 	    strcmp(key, "peer_address") != 0) {
 		snprintf(msg, len, "unknown key '%s' in [unicast_master_table] "
 		    "(expected table_id, logQueryInterval, peer_address, "
-		    "UDPv4, UDPv6 or L2)", show(sbuf, sizeof(sbuf), key));
+		    "UDPv4, UDPv6 or L2)", cfg_show(sbuf, sizeof(sbuf), key));
 		return UTAB_ERR;
 	}
 	if (value[0] == '\0') {
@@ -353,16 +197,16 @@ utab_line(struct cfg_utabs *u, const char *file, unsigned int line,
 	}
 	t = &u->t[u->cur - 1];
 	if (strcmp(key, "logQueryInterval") == 0) {
-		if (parse_int(key, value, INT8_MIN, INT8_MAX, &v, msg,
+		if (cfg_parse_dec_int(key, value, INT8_MIN, INT8_MAX, &v, msg,
 		    len) != 0)
 			return UTAB_ERR;
 		t->log_query_interval = v;
 		return UTAB_OK;
 	}
 	if (strcmp(key, "peer_address") == 0) {
-		if ((why = parse_any_addr(value, &a)) != NULL) {
+		if ((why = cfg_uaddr_parse_any(value, &a)) != NULL) {
 			snprintf(msg, len, "bad value '%s' for key '%s': %s%s",
-			    show(sbuf, sizeof(sbuf), value), key, why,
+			    cfg_show(sbuf, sizeof(sbuf), value), key, why,
 			    cfg_hash_hint(value));
 			return UTAB_ERR;
 		}

@@ -33,12 +33,6 @@ enum utab_result utab_line(struct cfg_utabs *, const char *file,
 	    size_t len);
 void	utab_free(struct cfg_utabs *);
 
-/*
- * In lib/cfg.c: " (a '#' comment must be on a line of its own)" when value
- * holds a '#' after blank (the user probably meant a trailing comment),
- * else "".
- */
-const char *cfg_hash_hint(const char *value);
 /* In lib/cfg.c: the tables of a configuration. */
 const struct cfg_utabs *cfg_utabs(const struct cfg *);
 /*
