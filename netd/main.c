@@ -117,6 +117,10 @@ netd_arm_tick(struct netd *nd)
  * software time-stamped send (port_send(), tstamp.c) would be merged into
  * nothing and the error-queue wake-up would again fall between the time
  * stamp and the frame's departure; nor may the environment pick a backend.
+ * Precise timers: otherwise libevent reads CLOCK_MONOTONIC_COARSE and
+ * rounds epoll_wait's timeout to milliseconds, and a held message's
+ * timer (outq.h) woke netd two or three times instead of once
+ * (tests/bench/scale.sh, SCALE_TRACE).
  */
 static struct event_base *
 main_event_base(void)
@@ -127,6 +131,7 @@ main_event_base(void)
 	if ((cfg = event_config_new()) == NULL)
 		return NULL;
 	(void)event_config_set_flag(cfg, EVENT_BASE_FLAG_IGNORE_ENV);
+	(void)event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
 	base = event_base_new_with_config(cfg);
 	event_config_free(cfg);
 	return base;

@@ -39,6 +39,24 @@ outq_rx_hold_ns(int is_event, const uint8_t *payload, size_t len)
 	return (payload[6] & OUTQ_TWO_STEP) != 0 ? OUTQ_RX_HOLD_NS : 0;
 }
 
+int64_t
+outq_rx_hold(struct outq *q, int is_event, const uint8_t *payload,
+    size_t len, int64_t now_ns)
+{
+	int64_t hold = outq_rx_hold_ns(is_event, payload, len), gap;
+
+	if (hold != OUTQ_DREQ_HOLD_NS || (payload[0] & 0x0f) !=
+	    OUTQ_MT_DELAY_REQ)
+		return hold;
+	gap = now_ns - q->dreq_last_ns;
+	if (q->dreq_last_ns == 0 || gap < 0 || gap > OUTQ_GAP_MAX_NS)
+		gap = OUTQ_GAP_MAX_NS;
+	q->dreq_last_ns = now_ns;
+	q->dreq_gap_ns += (gap - q->dreq_gap_ns) / OUTQ_GAP_WEIGHT;
+	return q->dreq_gap_ns * OUTQ_DREQ_COMPANY <= OUTQ_DREQ_HOLD_NS ?
+	    OUTQ_DREQ_HOLD_NS : 0;
+}
+
 void
 outq_clear(struct outq *q)
 {

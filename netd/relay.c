@@ -750,8 +750,8 @@ relay_rx_frame(struct netd_port *p, enum transport_class cls,
 	 * A two-step Sync waits for its Follow_Up, a Delay_Req for company
 	 * (outq.h).
 	 */
-	if ((hold = outq_rx_hold_ns(cls == TC_EVENT, f.payload.data,
-	    f.payload.len)) > 0)
+	if ((hold = outq_rx_hold(&nd->outq, cls == TC_EVENT, f.payload.data,
+	    f.payload.len, relay_mono_ns())) > 0)
 		return relay_hold(nd, &m, OUTQ_RX, p->index, hold) == 0 ?
 		    0 : -1;
 	if (relay_send(nd, &m, RELAY_DROPPABLE) != 0) {

@@ -22,6 +22,10 @@
 # writes DIR/scale.json.  Variables: SCALE_N (default "100 1000 10000";
 # smoke "50"), SCALE_RATES (default "0 -4"; smoke "0"), WARM, MEASURE
 # (default 15 30; smoke 6 4), SCALE_IMPLS (default "ours ptp4l").
+# For finding where the time goes (the CPU figures then include the
+# tool's cost): SCALE_PERF=1 records each process with perf over MEASURE
+# (DIR/NAME.perf), SCALE_TRACE=S straces each for S s (DIR/NAME.strace);
+# both with BENCH_KEEP=1.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -36,6 +40,12 @@ fi
 SCALE_IMPLS=${SCALE_IMPLS:-ours ptp4l}
 UCLIENTS=$BUILD/tests/bench/uclients
 [ -x "$UCLIENTS" ] || die "no $UCLIENTS (make tests/bench/uclients)"
+
+# wakeups PID: voluntary context switches of all the threads of PID.
+wakeups() {
+	cat /proc/"$1"/task/*/status 2>/dev/null |
+		awk '/^voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
+}
 
 # cpu_ns PID: on-CPU time of all the threads of PID, ns.
 cpu_ns() {
@@ -52,12 +62,12 @@ server() {
 			hybrid_e2e 1 serverOnly 1 priority1 100 \
 			unicast_max_clients $((n + 16)) \
 			max_unicast_peers $((n + 16))
-		srv_pids=("$nv" "$cv")
+		srv_pids=("$nv" "$cv") srv_names=(netd clockd)
 		;;
 	ptp4l)
 		bench_ptp4l pv "$ns" "$dir" master network_transport L2 \
 			unicast_listen 1 inhibit_multicast_service 1 hybrid_e2e 1
-		srv_pids=("$pv")
+		srv_pids=("$pv") srv_names=(ptp4l)
 		;;
 	esac
 }
@@ -91,25 +101,60 @@ for impl in $SCALE_IMPLS; do
 				"$MEASURE" "$WARM" >"$dir/uclients.json" 2>"$dir/uclients.err" &
 			up=$!
 			sleep "$WARM"
-			declare -A c0=() c1=()
-			for p in "${srv_pids[@]}"; do c0[$p]=$(cpu_ns "$p"); done
+			declare -A c0=() c1=() w0=() w1=()
+			for p in "${srv_pids[@]}"; do
+				c0[$p]=$(cpu_ns "$p") w0[$p]=$(wakeups "$p")
+			done
+			# SCALE_PERF=1: perf record of each process over MEASURE
+			pp=()
+			if [ -n "${SCALE_PERF:-}" ]; then
+				for i in "${!srv_pids[@]}"; do
+					timeout -s INT "$MEASURE" perf record -q -e cpu-clock \
+						-g -p "${srv_pids[$i]}" \
+						-o "$dir/${srv_names[$i]}.perf" >/dev/null 2>&1 &
+					pp+=($!)
+				done
+			fi
+			# SCALE_TRACE=S: every system call of each process for
+			# S s (strace slows it: not with the CPU figures)
+			if [ -n "${SCALE_TRACE:-}" ]; then
+				for i in "${!srv_pids[@]}"; do
+					timeout -s INT "$SCALE_TRACE" strace -f -tt \
+						-p "${srv_pids[$i]}" \
+						-o "$dir/${srv_names[$i]}.strace" 2>/dev/null &
+					pp+=($!)
+				done
+			fi
 			sleep "$MEASURE"
-			for p in "${srv_pids[@]}"; do c1[$p]=$(cpu_ns "$p"); done
+			for p in "${srv_pids[@]}"; do
+				c1[$p]=$(cpu_ns "$p") w1[$p]=$(wakeups "$p")
+			done
+			[ ${#pp[@]} -gt 0 ] && wait "${pp[@]}"
 			wait "$up" || die "scale: uclients failed: $(cat "$dir/uclients.err")"
 			bench_alive "${srv_pids[@]}" || die "scale: $impl exited"
-			cpu=0 hwm=0
-			for p in "${srv_pids[@]}"; do
+			cpu=0 hwm=0 per=""
+			for i in "${!srv_pids[@]}"; do
+				p=${srv_pids[$i]}
 				cpu=$((cpu + c1[$p] - c0[$p]))
 				hwm=$((hwm + $(bench_hwm_kb "$p")))
+				per+="${srv_names[$i]}:$((c1[$p] - c0[$p])):$((w1[$p] - w0[$p])) "
 			done
-			results+=("$(python3 - "$impl" "$n" "$rate" "$cpu" "$MEASURE" "$hwm" "$dir/uclients.json" <<'PY'
+			results+=("$(python3 - "$impl" "$n" "$rate" "$cpu" "$MEASURE" "$hwm" "$dir/uclients.json" $per <<'PY'
 import json, sys
-impl, n, rate, cpu, measure, hwm, cl = sys.argv[1:]
+impl, n, rate, cpu, measure, hwm, cl = sys.argv[1:8]
 n, cpu, measure = int(n), int(cpu), float(measure)
 c = json.load(open(cl))
+# per process: share of a core, and wake-ups (voluntary context
+# switches) a second
+procs = {}
+for x in sys.argv[8:]:
+    name, ns, w = x.split(":")
+    procs[name] = {"cpu_cores": int(ns) / 1e9 / measure,
+                   "wakeups_s": int(w) / measure}
 print(json.dumps({"impl": impl, "clients": n, "log_sync": int(rate),
                   "cpu_cores": cpu / 1e9 / measure,
-                  "cpu_us_per_client_s": cpu / 1e3 / measure / n,
+                  "cpu_us_per_client_s": cpu / 1e3 / measure / max(n, 1),
+                  "procs": procs,
                   "peak_rss_kb": int(hwm), "uclients": c}))
 PY
 )")

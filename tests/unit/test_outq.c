@@ -95,6 +95,54 @@ txts_msg(Ptpsep__Netd__NetdMsg *env, Ptpsep__Netd__TxTimestamp *t,
  * as one NetdBatch that ipc_decode() accepts; the held buffers are copies
  * (the port's receive buffer is reused at once).
  */
+/*
+ * outq_rx_hold(): a Delay_Req is held only while Delay_Reqs come at most
+ * OUTQ_DREQ_HOLD_NS / OUTQ_DREQ_COMPANY apart on average: 100 clients at
+ * 1/s (10 ms apart) are answered at once, 1,000 (1 ms) held; a two-step
+ * Sync is held whatever the rate, and does not count as a Delay_Req.
+ */
+static void
+test_dreq_rate(void **state)
+{
+	static struct outq r;
+	uint8_t b[44], s[44];
+	int64_t t = 1000000000;
+	int i;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	ptp(b, 44, 0x1, 0);
+	ptp(s, 44, 0x0, 1);
+	/* the first one: nothing known, none expected */
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t), 0);
+	for (i = 0; i < 50; i++)		/* 10 ms apart */
+		assert_int_equal(outq_rx_hold(&r, 1, b, 44,
+		    t += 10000000), 0);
+	assert_int_equal(outq_rx_hold(&r, 1, s, 44, t), OUTQ_RX_HOLD_NS);
+	for (i = 0; i < 50; i++)		/* 1 ms apart */
+		(void)outq_rx_hold(&r, 1, b, 44, t += 1000000);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000),
+	    OUTQ_DREQ_HOLD_NS);
+	/* a Sync burst in between changes nothing */
+	for (i = 0; i < 100; i++)
+		assert_int_equal(outq_rx_hold(&r, 1, s, 44, t),
+		    OUTQ_RX_HOLD_NS);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000),
+	    OUTQ_DREQ_HOLD_NS);
+	/* a pause of a minute counts as OUTQ_GAP_MAX_NS: some are answered
+	 * at once, then holding resumes */
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 60000000000LL), 0);
+	for (i = 0; i < 50; i++)
+		(void)outq_rx_hold(&r, 1, b, 44, t += 1000000);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000),
+	    OUTQ_DREQ_HOLD_NS);
+	/* not an event, short: as outq_rx_hold_ns() */
+	assert_int_equal(outq_rx_hold(&r, 0, b, 44, t), 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 20, t), 0);
+	/* a clock going back is a long gap, not a negative one */
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t - 5000000000LL), 0);
+}
+
 static void
 test_batch_in_order(void **state)
 {
@@ -323,6 +371,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rx_holds),
+		cmocka_unit_test(test_dreq_rate),
 		cmocka_unit_test(test_batch_in_order),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_bounds),
