@@ -295,7 +295,14 @@ sysclk_is_slave(const struct clockd *c)
 	if (c->slave_port < 0 || (unsigned)c->slave_port >= c->nports)
 		return 0;
 	p = &c->ports[c->slave_port];
-	return p->state == PS_SLAVE || p->state == PS_UNCALIBRATED;
+	/* UNCALIBRATED at start: the PTP clock is still to be stepped
+	 * onto the master's time; following it then would step the
+	 * system clock twice (ptpsim: sys_steps 2).  Once its servo has
+	 * locked (a new master, say), it is the best time there is. */
+	if (p->state == PS_UNCALIBRATED)
+		return c->servo_state == SERVO_LOCKED ||
+		    c->servo_state == SERVO_LOCKED_STABLE;
+	return p->state == PS_SLAVE;
 }
 
 /* The system clock's frequency, within its rate limit. */
