@@ -67,54 +67,16 @@ for k in dataset_comparison G.8275.defaultDS.localPriority \
 		{ echo "FAIL: $PROFILE has no $k: not the G.8275.1 file"; exit 1; }
 done
 
-# our_conf FILE DIR KEY VALUE...: the profile for our daemons.
-our_conf() {
-	local f=$1 dir=$2
-	shift 2
-	itest_conf "$f" "$dir" "${prof[@]}" domainNumber $DOMAIN "$@"
-}
-
-# ptp_conf DIR KEY VALUE...: the profile for a ptp4l (DIR/ptp4l.conf).
-ptp_conf() {
-	local dir=$1
-	shift
-	iop_ptp4l_conf "$dir/ptp4l.conf" "$dir" "${prof[@]}" \
-		domainNumber $DOMAIN "$@"
-}
+IOP_DOMAIN=$DOMAIN
+iop_prof=("${prof[@]}" domainNumber "$DOMAIN")
+# Every PTP frame to the forwardable G.8275.1 address, in domain 24.
+IOP_WIRE_ALL='eth.type == 0x88f7'
+IOP_WIRE_BAD="eth.dst != $FWD_MAC || ptp.v2.domainnumber != $DOMAIN"
+IOP_WIRE_WHAT="to $FWD_MAC in domain $DOMAIN"
 
 # port_lp FILE IFACE VALUE: G.8275.portDS.localPriority in FILE's [IFACE].
 port_lp() {
 	sed -i "s/^\[$2\]\$/[$2]\nG.8275.portDS.localPriority $3/" "$1"
-}
-
-# wire_profile TAG FILE: every PTP frame of FILE to the forwardable
-# G.8275.1 address, in domain 24.
-wire_profile() {
-	local n bad
-	if ! n=$(iop_count "$2" 'eth.type == 0x88f7') ||
-	   ! bad=$(iop_count "$2" "eth.type == 0x88f7 && (eth.dst != $FWD_MAC || ptp.v2.domainnumber != $DOMAIN)"); then
-		fail "$1: tshark could not read $2"
-		return 1
-	fi
-	if [ "$n" -gt 0 ] && [ "$bad" = 0 ]; then
-		pass "$1: all $n PTP frames to $FWD_MAC, domain $DOMAIN"
-	else
-		fail "$1: $bad of $n PTP frames not to $FWD_MAC in domain $DOMAIN"
-		"$TSHARK" -r "$2" -n -Y 'eth.type == 0x88f7' -T fields -e eth.dst \
-			-e ptp.v2.domainnumber 2>/dev/null | sort | uniq -c | head
-	fi
-}
-
-# lib.sh's iop_pmc asks in domain 0, and ptp4l answers management in its
-# own domain only, over UDS too: the same request in domain 24.
-iop_pmc() {
-	ip netns exec "$1" "$PMC" -u -s "$2/ptp4l.uds" \
-		-i "$2/pmc.$BASHPID.uds" -b 0 -d $DOMAIN "$3" 2>&1
-	rm -f "$2/pmc.$BASHPID.uds"
-}
-
-ptp_id() {	# ptp_id NS DIR: a ptp4l's clockIdentity
-	iop_pmc_field "$1" "$2" 'GET DEFAULT_DATA_SET' clockIdentity
 }
 
 # ---- gm and sl: one grandmaster, one slave ---------------------------------
@@ -135,13 +97,13 @@ run_pair() {
 	# second (its freq_est_interval cannot go below 0 in 3.1.1): as in
 	# sync.sh, a line a second.
 	if [ "$id" = gm ]; then
-		ptp_conf "$pd" slaveOnly 1 freq_est_interval 0 \
+		iop_ptp_conf "$pd" slaveOnly 1 freq_est_interval 0 \
 			summary_interval -4
-		our_conf "$od/ptp.conf" "$od" clockClass 6
+		iop_our_conf "$od/ptp.conf" "$od" clockClass 6
 		p_log[$id]=$pd/ptp4l.log; p_mode[$id]=free
 	else
-		ptp_conf "$pd"
-		our_conf "$od/ptp.conf" "$od" clientOnly 1 \
+		iop_ptp_conf "$pd"
+		iop_our_conf "$od/ptp.conf" "$od" clientOnly 1 \
 			virtual_clock_offset_ns 1500000000 \
 			virtual_clock_freq_ppb 80000 summary_interval -4
 		p_log[$id]=$od/clockd.log; p_mode[$id]=servo
@@ -193,35 +155,22 @@ poll_pair() {
 }
 
 finish_pair() {
-	local id=$1 pns ons pd od cid gm par steps types
+	local id=$1 pns ons pd od cid gm types
 	pns=${p_pns[$id]}; ons=${p_ons[$id]}; pd=${p_pd[$id]}; od=${p_od[$id]}
 	cid=$(iop_status "$ons" "$od" clock_identity)
 	[ "${p_state[$id]}" = measured ] &&
 		itest_measure "G.8275.1 $id" "${p_log[$id]}" "${p_lock[$id]}" \
 			"${p_mode[$id]}"
 	if [ "$id" = gm ]; then
-		par=$(iop_pmc_field "$pns" "$pd" 'GET PARENT_DATA_SET' \
-			parentPortIdentity)
-		gm=$(iop_pmc_field "$pns" "$pd" 'GET PARENT_DATA_SET' \
-			grandmasterIdentity)
-		if [ -n "$cid" ] && [ "$gm" = "$cid" ] && [ "$par" = "$cid-1" ]; then
-			pass "gm: ptp4l's parent is $par, grandmaster $gm (ours)"
-		else
-			fail "gm: ptp4l's parent '$par', grandmaster '$gm', ours '$cid'"
-		fi
+		iop_ptp4l_parent gm "$pns" "$pd" "$cid" 1
 		types="11 0 8 9"
 	else
-		steps=$(grep -c 'stepping the clock' "$od/clockd.log")
-		if [ "$steps" = 1 ]; then
-			pass "sl: our slave stepped exactly once"
-		else
-			fail "sl: our slave stepped $steps times"
-		fi
+		iop_one_step sl "$od"
 		gm=$(iop_status "$ons" "$od" gm_identity)
-		if [ -n "$gm" ] && [ "$gm" = "$(ptp_id "$pns" "$pd")" ]; then
+		if [ -n "$gm" ] && [ "$gm" = "$(iop_ptp_id "$pns" "$pd")" ]; then
 			pass "sl: our grandmaster is ptp4l's $gm"
 		else
-			fail "sl: our grandmaster '$gm', ptp4l '$(ptp_id "$pns" "$pd")'"
+			fail "sl: our grandmaster '$gm', ptp4l '$(iop_ptp_id "$pns" "$pd")'"
 		fi
 		types="1"
 	fi
@@ -232,7 +181,7 @@ finish_pair() {
 	else
 		fail "$id: no clock identity from ptpctl"
 	fi
-	wire_profile "$id" "${p_cap[$id]}"
+	iop_wire_profile "$id" "${p_cap[$id]}"
 }
 
 run_pairs() {
@@ -258,92 +207,36 @@ run_pairs() {
 
 # ---- lp: localPriority decides between two equal grandmasters --------------
 
-# The slave node s, linked by eth1 to ga (our grandmaster) and by eth2 to
-# gb (ptp4l's).  The grandmasters run throughout; the slaves one at a time.
-lp_setup() {
-	ga="g81$$a"; gb="g81$$b"; sn="g81$$s"
-	itest_ns "$ga"; itest_ns "$gb"; itest_ns "$sn"
-	itest_link "$ga" eth0 "$sn" eth1
-	itest_link "$gb" eth0 "$sn" eth2
-	itest_tmpdir gad
-	itest_tmpdir gbd
-	our_conf "$gad/ptp.conf" "$gad"
-	ptp_conf "$gbd"
-	iop_capture_start "$ga" eth0 "$gad/capture.pcapng" || return 1
-	ga_cap=$iop_capture_pid
-	iop_capture_start "$gb" eth0 "$gbd/capture.pcapng" || return 1
-	gb_cap=$iop_capture_pid
-	iop_ptp4l "$gb" "$gbd" eth0 || return 1
-	itest_daemons "$ga" "$gad" "$gad/ptp.conf" || return 1
-	iop_wait 20 lp_ids || { fail "lp: no clock identities"; return 1; }
-	echo "INFO: lp: grandmasters: ours (eth1) $ga_id, ptp4l (eth2) $gb_id"
-}
-
-lp_ids() {
-	ga_id=$(iop_status "$ga" "$gad" clock_identity)
-	gb_id=$(ptp_id "$gb" "$gbd")
-	[ -n "$ga_id" ] && [ -n "$gb_id" ]
-}
-
-# our_gm DIR WANT / ptp_gm DIR WANT: the slave's grandmaster is WANT.
-our_gm() { [ "$(iop_status "$sn" "$1" gm_identity)" = "$2" ]; }
-ptp_gm() {
-	[ "$(iop_pmc_field "$sn" "$1" 'GET PARENT_DATA_SET' grandmasterIdentity)" = "$2" ]
-}
-
 # lp_slave KIND LP1 LP2 WANT NAME: a slave of KIND (ours|ptp4l) with
 # localPriority LP1 on eth1 and LP2 on eth2 takes WANT (NAME) and keeps it.
 lp_slave() {
-	local kind=$1 lp1=$2 lp2=$3 want=$4 name=$5 sd p0 got check
+	local kind=$1 lp1=$2 lp2=$3 want=$4 name=$5 sd p0
 	itest_tmpdir sd
 	p0=${#itest_pids[@]}
 	if [ "$kind" = ours ]; then
-		ITEST_PORTS="eth1 eth2" our_conf "$sd/ptp.conf" "$sd" clientOnly 1
+		ITEST_PORTS="eth1 eth2" iop_our_conf "$sd/ptp.conf" "$sd" clientOnly 1
 		port_lp "$sd/ptp.conf" eth1 "$lp1"
 		port_lp "$sd/ptp.conf" eth2 "$lp2"
 		itest_daemons "$sn" "$sd" "$sd/ptp.conf" || return 1
-		check=our_gm
 	else
-		ptp_conf "$sd" slaveOnly 1
+		iop_ptp_conf "$sd" slaveOnly 1
 		{ echo "[eth1]"; echo "G.8275.portDS.localPriority $lp1"
 		  echo "[eth2]"; echo "G.8275.portDS.localPriority $lp2"; } \
 			>>"$sd/ptp4l.conf"
 		iop_ptp4l "$sn" "$sd" eth1 eth2 || return 1
-		check=ptp_gm
 	fi
 	# Both grandmasters qualify within a few Announce (8/s); then the
 	# choice must hold.
-	if iop_wait "$BMC_TIMEOUT" $check "$sd" "$want" && sleep 3 &&
-	   $check "$sd" "$want"; then
+	if iop_gm_holds "$kind" "$sn" "$sd" "$want" 3; then
 		pass "lp: $kind slave, localPriority eth1 $lp1 / eth2 $lp2: grandmaster $want ($name)"
 		if [ "$kind" = ours ]; then
 			echo "INFO: lp: our ports: $(iop_port_states "$sn" "$sd")"
 			sl_id=$(iop_status "$sn" "$sd" clock_identity)
 		fi
 	else
-		if [ "$kind" = ours ]; then
-			got=$(iop_status "$sn" "$sd" gm_identity)
-			tail -5 "$sd/clockd.log"
-		else
-			got=$(iop_pmc_field "$sn" "$sd" 'GET PARENT_DATA_SET' grandmasterIdentity)
-			tail -5 "$sd/ptp4l.log"
-		fi
-		fail "lp: $kind slave, localPriority eth1 $lp1 / eth2 $lp2: grandmaster '$got', want $want ($name)"
+		fail "lp: $kind slave, localPriority eth1 $lp1 / eth2 $lp2: grandmaster '$iop_got', want $want ($name)"
 	fi
 	iop_stop_pids "$p0" "${#itest_pids[@]}"
-}
-
-# The two grandmasters' Announce carry the same quality and priority2
-# (priority1 is not compared in the profile; each side's default).
-lp_equal_quality() {
-	local a b f='-e ptp.v2.an.grandmasterclockclass -e ptp.v2.an.grandmasterclockaccuracy -e ptp.v2.an.grandmasterclockvariance -e ptp.v2.an.priority2'
-	a=$("$TSHARK" -r "$gad/capture.pcapng" -n -Y "ptp.v2.messagetype == 11 && ptp.v2.clockidentity == $(iop_cid_hex "$ga_id")" -T fields $f 2>/dev/null | sort -u)
-	b=$("$TSHARK" -r "$gbd/capture.pcapng" -n -Y "ptp.v2.messagetype == 11 && ptp.v2.clockidentity == $(iop_cid_hex "$gb_id")" -T fields $f 2>/dev/null | sort -u)
-	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$(wc -l <<<"$a")" = 1 ]; then
-		pass "lp: both grandmasters announce class/accuracy/variance/priority2 $(tr '\t' / <<<"$a")"
-	else
-		fail "lp: grandmasters differ: ours [$a], ptp4l [$b]"
-	fi
 }
 
 # CLOCK_DESCRIPTION's profileId over the network (pmc -2 in domain 24 from
@@ -369,7 +262,7 @@ lp_profile_id() {
 
 run_lp() {
 	local low lowname
-	lp_setup || { itest_stop; return; }
+	iop_lp_setup "g81$$" || { itest_stop; return; }
 	lp_profile_id
 	# Equal localPriority: the lower grandmasterIdentity.
 	if [[ "$ga_id" < "$gb_id" ]]; then low=$ga_id; lowname=ours; else low=$gb_id; lowname=ptp4l; fi
@@ -381,14 +274,15 @@ run_lp() {
 	lp_slave ptp4l 200 100 "$gb_id" "ptp4l's, on eth2"
 	iop_capture_stop "$ga_cap"
 	iop_capture_stop "$gb_cap"
-	lp_equal_quality
+	# (priority1 is not compared in the profile; each side's default)
+	iop_lp_equal_quality
 	iop_wire_check "lp ours" "$gad/capture.pcapng" \
 		"ptp.v2.clockidentity == $(iop_cid_hex "$ga_id")" 11 0 8 9
-	wire_profile "lp ours" "$gad/capture.pcapng"
+	iop_wire_profile "lp ours" "$gad/capture.pcapng"
 	# ours there: our slave's Delay_Req to ptp4l's grandmaster
 	iop_wire_check "lp ptp4l" "$gbd/capture.pcapng" \
 		"ptp.v2.clockidentity == $(iop_cid_hex "${sl_id:-0}")" 1
-	wire_profile "lp ptp4l" "$gbd/capture.pcapng"
+	iop_wire_profile "lp ptp4l" "$gbd/capture.pcapng"
 	itest_stop
 }
 
@@ -408,8 +302,8 @@ run_dlp() {
 		itest_tmpdir pd
 		itest_tmpdir od
 		if [ $flip = 0 ]; then lo=100; lp=200; else lo=200; lp=100; fi
-		our_conf "$od/ptp.conf" "$od" G.8275.defaultDS.localPriority $lo
-		ptp_conf "$pd" G.8275.defaultDS.localPriority $lp
+		iop_our_conf "$od/ptp.conf" "$od" G.8275.defaultDS.localPriority $lo
+		iop_ptp_conf "$pd" G.8275.defaultDS.localPriority $lp
 		iop_ptp4l "$pns" "$pd" eth0 || { itest_stop; return; }
 		itest_daemons "$ons" "$od" "$od/ptp.conf" || { itest_stop; return; }
 		oid=""; pid=""
@@ -440,7 +334,7 @@ run_dlp() {
 }
 
 dlp_ids() {	# sets oid, pid
-	pid=$(ptp_id "$1" "$2")
+	pid=$(iop_ptp_id "$1" "$2")
 	oid=$(iop_status "$3" "$4" clock_identity)
 	[ -n "$pid" ] && [ -n "$oid" ]
 }
@@ -495,17 +389,16 @@ run_steps() {
 			itest_tmpdir sd
 			p0=${#itest_pids[@]}
 			if [ $kind = ours ]; then
-				our_conf "$sd/ptp.conf" "$sd" clientOnly 1 \
+				iop_our_conf "$sd/ptp.conf" "$sd" clientOnly 1 \
 					maxStepsRemoved 2
 				itest_daemons "$sl" "$sd" "$sd/ptp.conf" || break
 				sleep 5
-				got=$(iop_status "$sl" "$sd" gm_identity)
+				got=$(iop_gm_id ours "$sl" "$sd")
 			else
-				ptp_conf "$sd" slaveOnly 1 maxStepsRemoved 2
+				iop_ptp_conf "$sd" slaveOnly 1 maxStepsRemoved 2
 				iop_ptp4l "$sl" "$sd" eth0 || break
 				sleep 5
-				got=$(iop_pmc_field "$sl" "$sd" \
-					'GET PARENT_DATA_SET' grandmasterIdentity)
+				got=$(iop_gm_id ptp4l "$sl" "$sd")
 			fi
 			if [ $steps = 1 ] && [ "$got" = "$want" ]; then
 				pass "steps: $kind slave, maxStepsRemoved 2: stepsRemoved 1 qualifies, grandmaster $got"
@@ -534,12 +427,12 @@ run_ms() {
 	itest_link "$g" eth0 "$b" eth1
 	itest_link "$b" eth2 "$b" eth3
 	itest_tmpdir gd
-	ptp_conf "$gd" clockClass 6
+	iop_ptp_conf "$gd" clockClass 6
 	iop_ptp4l "$g" "$gd" eth0 || { itest_stop; return; }
 	for mo in 0 1; do
 		itest_tmpdir bd
 		p0=${#itest_pids[@]}
-		ITEST_PORTS="eth1 eth2" our_conf "$bd/ptp.conf" "$bd"
+		ITEST_PORTS="eth1 eth2" iop_our_conf "$bd/ptp.conf" "$bd"
 		sed -i "s/^\[eth1\]\$/[eth1]\nmasterOnly $mo/" "$bd/ptp.conf"
 		itest_daemons "$b" "$bd" "$bd/ptp.conf" || break
 		# Announce at 8/s: 10 s is many announce receipt timeouts.
@@ -548,10 +441,10 @@ run_ms() {
 		gm=$(iop_status "$b" "$bd" gm_identity)
 		own=$(iop_status "$b" "$bd" clock_identity)
 		if [ "$mo" = 0 ]; then
-			if [ "${st%% *}" = SLAVE ] && [ "$gm" = "$(ptp_id "$g" "$gd")" ]; then
+			if [ "${st%% *}" = SLAVE ] && [ "$gm" = "$(iop_ptp_id "$g" "$gd")" ]; then
 				pass "ms: masterOnly 0: eth1 SLAVE to ptp4l's clockClass 6 grandmaster (ports: $st)"
 			else
-				fail "ms: masterOnly 0: ports '$st', grandmaster '$gm', ptp4l '$(ptp_id "$g" "$gd")'"
+				fail "ms: masterOnly 0: ports '$st', grandmaster '$gm', ptp4l '$(iop_ptp_id "$g" "$gd")'"
 			fi
 		elif [ "${st%% *}" = MASTER ] && [ "$gm" = "$own" ] &&
 		     ! grep -q 'to SLAVE\|to UNCALIBRATED' "$bd/clockd.log"; then

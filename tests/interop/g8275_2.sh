@@ -82,256 +82,106 @@ for ((i = 0; i < ${#prof[@]}; i += 2)); do
 	[ "${prof[$i]}" = domainNumber ] && DOMAIN=${prof[$((i + 1))]} &&
 		unset "prof[$i]" "prof[$((i + 1))]"
 done
-prof=("${prof[@]}")
-
-# our_conf FILE DIR KEY VALUE...: the profile for our daemons (UDPv4).
-our_conf() {
-	local f=$1 dir=$2
-	shift 2
-	itest_conf "$f" "$dir" "${prof[@]}" domainNumber $DOMAIN \
-		network_transport UDPv4 "$@"
-}
-
-# ptp_conf DIR KEY VALUE...: the profile for a ptp4l (DIR/ptp4l.conf).
-ptp_conf() {
-	local dir=$1
-	shift
-	iop_ptp4l_conf "$dir/ptp4l.conf" "$dir" "${prof[@]}" \
-		domainNumber $DOMAIN network_transport UDPv4 "$@"
-}
-
-# utab FILE ID ADDR IFACE [KEY VALUE]: append a master table of one
-# address (Debian's commented example with our address) and the port
-# section that uses it; works for ours and ptp4l's syntax alike.  The
-# port's section must not exist yet in FILE.
-utab() {
-	local f=$1 id=$2 addr=$3 ifc=$4
-	shift 4
-	printf '[unicast_master_table]\ntable_id %s\nlogQueryInterval 2\nUDPv4 %s\n[%s]\nunicast_master_table %s\n' \
-		"$id" "$addr" "$ifc" "$id" >>"$f"
-	while [ $# -ge 2 ]; do echo "$1 $2" >>"$f"; shift 2; done
-}
-
-# lib.sh's iop_pmc asks in domain 0; ptp4l answers in its own domain only.
-iop_pmc() {
-	ip netns exec "$1" "$PMC" -u -s "$2/ptp4l.uds" \
-		-i "$2/pmc.$BASHPID.uds" -b 0 -d $DOMAIN "$3" 2>&1
-	rm -f "$2/pmc.$BASHPID.uds"
-}
-
-ptp_id() {	# ptp_id NS DIR: a ptp4l's clockIdentity
-	iop_pmc_field "$1" "$2" 'GET DEFAULT_DATA_SET' clockIdentity
-}
-
-# wait_samples LOG PATTERN N SECONDS: until LOG has N lines matching.
-wait_samples() {
-	local t0=$SECONDS
-	until [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; do
-		((SECONDS - t0 > $4)) && return 1
-		sleep 1
-	done
-}
-
-# wire_profile TAG FILE: every PTP frame of FILE unicast, in domain 44.
-wire_profile() {
-	local n bad
-	if ! n=$(iop_count "$2" 'udp.port == 319 || udp.port == 320') ||
-	   ! bad=$(iop_count "$2" "(udp.port == 319 || udp.port == 320) && (ip.dst == 224.0.0.0/4 || ptp.v2.domainnumber != $DOMAIN || ptp.v2.flags.unicast == 0)"); then
-		fail "$1: tshark could not read $2"
-		return 1
-	fi
-	if [ "$n" -gt 0 ] && [ "$bad" = 0 ]; then
-		pass "$1: all $n PTP frames unicast, unicastFlag set, domain $DOMAIN"
-	else
-		fail "$1: $bad of $n PTP frames multicast, without unicastFlag or not in domain $DOMAIN"
-		"$TSHARK" -r "$2" -n -Y "(udp.port == 319 || udp.port == 320) && (ip.dst == 224.0.0.0/4 || ptp.v2.domainnumber != $DOMAIN || ptp.v2.flags.unicast == 0)" \
-			2>/dev/null | head
-	fi
-}
+IOP_DOMAIN=$DOMAIN
+iop_prof=("${prof[@]}" domainNumber "$DOMAIN" network_transport UDPv4)
+# Every PTP frame unicast (inhibit_multicast_service, hybrid_e2e), with the
+# unicastFlag, in the profile's domain.
+IOP_WIRE_ALL='udp.port == 319 || udp.port == 320'
+IOP_WIRE_BAD="ip.dst == 224.0.0.0/4 || ptp.v2.domainnumber != $DOMAIN || ptp.v2.flags.unicast == 0"
+IOP_WIRE_WHAT="unicast with the unicastFlag in domain $DOMAIN"
 
 # ---- gm: our grandmaster, a ptp4l client ----------------------------------
 
 case_gm() {
-	local gns=g82$$a cns=g82$$b pd od cap capid from cid par gm
+	local gns=g82$$a cns=g82$$b pd od cap capid
 	itest_pair "$gns" "$cns" || return
 	itest_tmpdir pd
 	itest_tmpdir od
-	ptp_conf "$pd" slaveOnly 1 freq_est_interval 0
-	utab "$pd/ptp4l.conf" 1 "$GM_IP" eth0
-	our_conf "$od/ptp.conf" "$od" clockClass $GM_CLASS
+	iop_ptp_conf "$pd" slaveOnly 1 freq_est_interval 0
+	iop_utab "$pd/ptp4l.conf" 1 eth0 "UDPv4 $GM_IP"
+	iop_our_conf "$od/ptp.conf" "$od" clockClass $GM_CLASS
 	cap=$pd/capture.pcapng
 	iop_capture_start "$gns" eth0 "$cap" || return
 	capid=$iop_capture_pid
 	itest_daemons "$gns" "$od" "$od/ptp.conf" || return
 	iop_ptp4l "$cns" "$pd" eth0 || return
-	if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
-	    "$LOCK_TIMEOUT"; then
-		fail "gm: ptp4l printed no $FREE_SKIP offsets in ${LOCK_TIMEOUT}s"
-		tail -20 "$pd/ptp4l.log"; tail -20 "$od/clockd.log"
-		itest_stop; return
-	fi
-	from=$(grep -n 'master offset' "$pd/ptp4l.log" | sed -n "${FREE_SKIP}p" |
-		cut -d: -f1)
-	sleep "$MEASURE"
-	itest_measure "gm: ptp4l $UPROF client of ours" "$pd/ptp4l.log" \
-		"$((from - 1))" free
-	if grep -q 'rejected\|refused' "$pd/ptp4l.log"; then
-		fail "gm: ptp4l logged a refusal"; grep 'rejected\|refused' "$pd/ptp4l.log"
-	else
-		pass "gm: ptp4l logged no refused grant"
-	fi
-	cid=$(iop_status "$gns" "$od" clock_identity)
-	par=$(iop_pmc_field "$cns" "$pd" 'GET PARENT_DATA_SET' parentPortIdentity)
-	gm=$(iop_pmc_field "$cns" "$pd" 'GET PARENT_DATA_SET' grandmasterIdentity)
-	if [ -n "$cid" ] && [ "$gm" = "$cid" ] && [ "$par" = "$cid-1" ]; then
-		pass "gm: ptp4l's parent is $par, grandmaster $gm (ours)"
-	else
-		fail "gm: ptp4l's parent '$par', grandmaster '$gm', ours '$cid'"
-	fi
+	iop_measure_free gm "ptp4l $UPROF client of ours" "$pd" "$od" ||
+		{ itest_stop; return; }
+	iop_no_refusal gm "$pd/ptp4l.log"
+	iop_ptp4l_parent gm "$cns" "$pd" "$(iop_status "$gns" "$od" clock_identity)" 1
 	iop_capture_stop "$capid"
 	iop_wire_check "gm" "$cap" "ip.src == $GM_IP && !icmp" 12 11 0 8 9
-	wire_profile "gm" "$cap"
+	iop_wire_profile "gm" "$cap"
 	itest_stop
 }
 
 # ---- sl: a ptp4l grandmaster, our client -----------------------------------
 
 case_sl() {
-	local gns=g82$$c cns=g82$$d pd od cap capid from steps gm
+	local gns=g82$$c cns=g82$$d pd od cap capid gm
 	itest_pair "$gns" "$cns" || return
 	itest_tmpdir pd
 	itest_tmpdir od
-	ptp_conf "$pd" clockClass $GM_CLASS
-	ITEST_PORTS=" " our_conf "$od/ptp.conf" "$od" clientOnly 1 \
+	iop_ptp_conf "$pd" clockClass $GM_CLASS
+	ITEST_PORTS=" " iop_our_conf "$od/ptp.conf" "$od" clientOnly 1 \
 		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000
-	utab "$od/ptp.conf" 1 "$GM_IP" eth0
+	iop_utab "$od/ptp.conf" 1 eth0 "UDPv4 $GM_IP"
 	cap=$pd/capture.pcapng
 	iop_capture_start "$gns" eth0 "$cap" || return
 	capid=$iop_capture_pid
 	iop_ptp4l "$gns" "$pd" eth0 || return
 	itest_daemons "$cns" "$od" "$od/ptp.conf" || return
-	if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
-		fail "sl: our client did not lock in ${LOCK_TIMEOUT}s"
-		tail -20 "$od/clockd.log"; tail -20 "$pd/ptp4l.log"
-		itest_stop; return
-	fi
-	pass "sl: our client locked to the ptp4l $UPROF grandmaster"
-	sleep "$SETTLE"
-	from=$(wc -l <"$od/clockd.log")
-	sleep "$MEASURE"
-	itest_measure "sl: our $UPROF client" "$od/clockd.log" "$from" servo
-	steps=$(grep -c 'stepping the clock' "$od/clockd.log")
-	[ "$steps" = 1 ] && pass "sl: our client stepped exactly once" ||
-		fail "sl: our client stepped $steps times"
+	iop_measure_servo sl "our $UPROF client of a ptp4l grandmaster" \
+		"$od" "$pd" || { itest_stop; return; }
+	iop_one_step sl "$od"
 	gm=$(iop_status "$cns" "$od" gm_identity)
-	if [ -n "$gm" ] && [ "$gm" = "$(ptp_id "$gns" "$pd")" ]; then
+	if [ -n "$gm" ] && [ "$gm" = "$(iop_ptp_id "$gns" "$pd")" ]; then
 		pass "sl: our grandmaster is ptp4l's $gm"
 	else
-		fail "sl: our grandmaster '$gm', ptp4l '$(ptp_id "$gns" "$pd")'"
+		fail "sl: our grandmaster '$gm', ptp4l '$(iop_ptp_id "$gns" "$pd")'"
 	fi
 	iop_capture_stop "$capid"
 	iop_wire_check "sl" "$cap" "ip.src == $CL_IP && !icmp" 12 1
-	wire_profile "sl" "$cap"
+	iop_wire_profile "sl" "$cap"
 	itest_stop
 }
 
 # ---- lp: portDS.localPriority decides between two equal grandmasters ------
 
-# The client node sn, linked by eth1 (10.201.1.2) to ga (ours,
-# 10.201.1.1) and by eth2 (10.201.2.2) to gb (ptp4l's, 10.201.2.1).  The
-# grandmasters run throughout; the clients one at a time.
-lp_setup() {
-	ga="g82$$e"; gb="g82$$f"; sn="g82$$g"
-	itest_ns "$ga"; itest_ns "$gb"; itest_ns "$sn"
-	itest_link "$ga" eth0 "$sn" eth1
-	itest_link "$gb" eth0 "$sn" eth2
-	ip -n "$ga" addr add 10.201.1.1/24 dev eth0
-	ip -n "$sn" addr add 10.201.1.2/24 dev eth1
-	ip -n "$gb" addr add 10.201.2.1/24 dev eth0
-	ip -n "$sn" addr add 10.201.2.2/24 dev eth2
-	itest_tmpdir gad
-	itest_tmpdir gbd
-	our_conf "$gad/ptp.conf" "$gad"
-	ptp_conf "$gbd"
-	iop_capture_start "$ga" eth0 "$gad/capture.pcapng" || return 1
-	ga_cap=$iop_capture_pid
-	iop_capture_start "$gb" eth0 "$gbd/capture.pcapng" || return 1
-	gb_cap=$iop_capture_pid
-	iop_ptp4l "$gb" "$gbd" eth0 || return 1
-	itest_daemons "$ga" "$gad" "$gad/ptp.conf" || return 1
-	iop_wait 20 lp_ids || { fail "lp: no clock identities"; return 1; }
-	echo "INFO: lp: grandmasters: ours (eth1) $ga_id, ptp4l (eth2) $gb_id"
-}
-
-lp_ids() {
-	ga_id=$(iop_status "$ga" "$gad" clock_identity)
-	gb_id=$(ptp_id "$gb" "$gbd")
-	# iop_status prints None for a field clockd does not show yet.
-	[ -n "$ga_id" ] && [ "$ga_id" != None ] && [ -n "$gb_id" ] &&
-		[ "$gb_id" != None ]
-}
-
-our_gm() { [ "$(iop_status "$sn" "$1" gm_identity)" = "$2" ]; }
-ptp_gm() {
-	[ "$(iop_pmc_field "$sn" "$1" 'GET PARENT_DATA_SET' grandmasterIdentity)" = "$2" ]
-}
-
 # lp_client KIND LP1 LP2 WANT NAME: a client of KIND (ours|ptp4l) with
 # localPriority LP1 on eth1 and LP2 on eth2 takes WANT (NAME) and keeps it.
 lp_client() {
-	local kind=$1 lp1=$2 lp2=$3 want=$4 name=$5 sd p0 got check f
+	local kind=$1 lp1=$2 lp2=$3 want=$4 name=$5 sd p0 f
 	itest_tmpdir sd
 	p0=${#itest_pids[@]}
 	if [ "$kind" = ours ]; then
 		f=$sd/ptp.conf
-		ITEST_PORTS=" " our_conf "$f" "$sd" clientOnly 1
+		ITEST_PORTS=" " iop_our_conf "$f" "$sd" clientOnly 1
 	else
 		f=$sd/ptp4l.conf
-		ptp_conf "$sd" slaveOnly 1
+		iop_ptp_conf "$sd" slaveOnly 1
 	fi
-	utab "$f" 1 10.201.1.1 eth1 G.8275.portDS.localPriority "$lp1"
-	utab "$f" 2 10.201.2.1 eth2 G.8275.portDS.localPriority "$lp2"
+	iop_utab "$f" 1 eth1 "UDPv4 10.201.1.1" G.8275.portDS.localPriority "$lp1"
+	iop_utab "$f" 2 eth2 "UDPv4 10.201.2.1" G.8275.portDS.localPriority "$lp2"
 	if [ "$kind" = ours ]; then
 		itest_daemons "$sn" "$sd" "$f" || return 1
-		check=our_gm
 	else
 		iop_ptp4l "$sn" "$sd" eth1 eth2 || return 1
-		check=ptp_gm
 	fi
 	# Both grandmasters grant Announce (1/s) within a few seconds; two
 	# qualify a foreign master; then the choice must hold.
-	if iop_wait "$BMC_TIMEOUT" $check "$sd" "$want" && sleep 5 &&
-	   $check "$sd" "$want"; then
+	if iop_gm_holds "$kind" "$sn" "$sd" "$want" 5; then
 		pass "lp: $kind client, localPriority eth1 $lp1 / eth2 $lp2: grandmaster $want ($name)"
 		[ "$kind" = ours ] && sl_id=$(iop_status "$sn" "$sd" clock_identity)
 	else
-		if [ "$kind" = ours ]; then
-			got=$(iop_status "$sn" "$sd" gm_identity)
-			tail -5 "$sd/clockd.log"
-		else
-			got=$(iop_pmc_field "$sn" "$sd" 'GET PARENT_DATA_SET' grandmasterIdentity)
-			tail -5 "$sd/ptp4l.log"
-		fi
-		fail "lp: $kind client, localPriority eth1 $lp1 / eth2 $lp2: grandmaster '$got', want $want ($name)"
+		fail "lp: $kind client, localPriority eth1 $lp1 / eth2 $lp2: grandmaster '$iop_got', want $want ($name)"
 	fi
 	iop_stop_pids "$p0" "${#itest_pids[@]}"
 }
 
-# The two grandmasters' Announce carry the same quality and priority2.
-lp_equal_quality() {
-	local a b f='-e ptp.v2.an.grandmasterclockclass -e ptp.v2.an.grandmasterclockaccuracy -e ptp.v2.an.grandmasterclockvariance -e ptp.v2.an.priority2'
-	a=$("$TSHARK" -r "$gad/capture.pcapng" -n -Y "ptp.v2.messagetype == 11 && ptp.v2.clockidentity == $(iop_cid_hex "$ga_id")" -T fields $f 2>/dev/null | sort -u)
-	b=$("$TSHARK" -r "$gbd/capture.pcapng" -n -Y "ptp.v2.messagetype == 11 && ptp.v2.clockidentity == $(iop_cid_hex "$gb_id")" -T fields $f 2>/dev/null | sort -u)
-	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$(wc -l <<<"$a")" = 1 ]; then
-		pass "lp: both grandmasters announce class/accuracy/variance/priority2 $(tr '\t' / <<<"$a")"
-	else
-		fail "lp: grandmasters differ: ours [$a], ptp4l [$b]"
-	fi
-}
-
 case_lp() {
 	local low lowname
-	lp_setup || { itest_stop; return; }
+	iop_lp_setup "g82$$" 1 || { itest_stop; return; }
 	if [[ "$ga_id" < "$gb_id" ]]; then low=$ga_id; lowname=ours; else low=$gb_id; lowname=ptp4l; fi
 	lp_client ours 128 128 "$low" "$lowname, the lower identity"
 	lp_client ptp4l 128 128 "$low" "$lowname, the lower identity"
@@ -341,14 +191,14 @@ case_lp() {
 	lp_client ptp4l 200 100 "$gb_id" "ptp4l's, on eth2"
 	iop_capture_stop "$ga_cap"
 	iop_capture_stop "$gb_cap"
-	lp_equal_quality
+	iop_lp_equal_quality
 	iop_wire_check "lp ours" "$gad/capture.pcapng" \
 		"ptp.v2.clockidentity == $(iop_cid_hex "$ga_id")" 12 11 0 8 9
-	wire_profile "lp ours" "$gad/capture.pcapng"
+	iop_wire_profile "lp ours" "$gad/capture.pcapng"
 	# ours there: our client's Signaling and Delay_Req to ptp4l
 	iop_wire_check "lp ptp4l" "$gbd/capture.pcapng" \
 		"ptp.v2.clockidentity == $(iop_cid_hex "${sl_id:-0}")" 12 1
-	wire_profile "lp ptp4l" "$gbd/capture.pcapng"
+	iop_wire_profile "lp ptp4l" "$gbd/capture.pcapng"
 	itest_stop
 }
 
@@ -384,7 +234,7 @@ tab_setup() {
 	ip -n "$tp" addr add 10.201.3.4/24 dev eth0
 	tab_gm ptp4l 128 || return 1
 	tab_gm ours 128 || return 1
-	iop_wait 20 lp_ids || { fail "tab: no clock identities"; return 1; }
+	iop_wait 20 iop_lp_ids || { fail "tab: no clock identities"; return 1; }
 	echo "INFO: tab: grandmasters: ours 10.201.3.1 $ga_id, ptp4l 10.201.3.3 $gb_id"
 }
 
@@ -396,11 +246,11 @@ tab_gm() {
 	tab_p0[$1]=${#itest_pids[@]}
 	if [ "$1" = ours ]; then
 		itest_tmpdir gad
-		our_conf "$gad/ptp.conf" "$gad" priority2 "$2"
+		iop_our_conf "$gad/ptp.conf" "$gad" priority2 "$2"
 		itest_daemons "$ga" "$gad" "$gad/ptp.conf" || return 1
 	else
 		itest_tmpdir gbd
-		ptp_conf "$gbd" priority2 "$2"
+		iop_ptp_conf "$gbd" priority2 "$2"
 		iop_ptp4l "$gb" "$gbd" eth0 || return 1
 	fi
 	tab_p1[$1]=${#itest_pids[@]}
@@ -410,8 +260,8 @@ tab_gm() {
 # (10.201.3.2), ptp4l's in tp (10.201.3.4), so that neither sees the
 # grants the other left behind (they outlive a client by up to 60 s).
 tab_client() {
-	local kind=$1 want=$2 wip=$3 oip=$4 name=$5 sd p0 check f cap capid t0 a b got
-	local sn=$tn cip=10.201.3.2	# our_gm / ptp_gm ask in $sn
+	local kind=$1 want=$2 wip=$3 oip=$4 name=$5 sd p0 f cap capid t0 a b
+	local sn=$tn cip=10.201.3.2
 	[ "$kind" = ours ] || { sn=$tp; cip=10.201.3.4; }
 	itest_tmpdir sd
 	p0=${#itest_pids[@]}
@@ -420,21 +270,18 @@ tab_client() {
 	capid=$iop_capture_pid
 	if [ "$kind" = ours ]; then
 		f=$sd/ptp.conf
-		ITEST_PORTS=" " our_conf "$f" "$sd" clientOnly 1
+		ITEST_PORTS=" " iop_our_conf "$f" "$sd" clientOnly 1
 	else
 		f=$sd/ptp4l.conf
-		ptp_conf "$sd" slaveOnly 1
+		iop_ptp_conf "$sd" slaveOnly 1
 	fi
-	printf '[unicast_master_table]\ntable_id 1\nlogQueryInterval 2\nUDPv4 10.201.3.1\nUDPv4 10.201.3.3\n[eth0]\nunicast_master_table 1\n' >>"$f"
+	iop_utab "$f" 1 eth0 "$(printf 'UDPv4 10.201.3.1\nUDPv4 10.201.3.3')"
 	if [ "$kind" = ours ]; then
 		itest_daemons "$sn" "$sd" "$f" || return 1
-		check=our_gm
 	else
 		iop_ptp4l "$sn" "$sd" eth0 || return 1
-		check=ptp_gm
 	fi
-	if iop_wait "$BMC_TIMEOUT" $check "$sd" "$want" && sleep 5 &&
-	   $check "$sd" "$want"; then
+	if iop_gm_holds "$kind" "$sn" "$sd" "$want" 5; then
 		pass "tab: $kind client, one table of both: grandmaster $want ($name)"
 		t0=$(date +%s.%N)
 		sleep "$TAB_WINDOW"
@@ -456,16 +303,9 @@ tab_client() {
 		# (!icmp: a port unreachable from sn quotes a grandmaster's
 		# frame to the last client, whose grant outlives it)
 		iop_wire_check "tab $kind" "$cap" "ip.src == $cip && !icmp" 12 1
-		wire_profile "tab $kind" "$cap"
+		iop_wire_profile "tab $kind" "$cap"
 	else
-		if [ "$kind" = ours ]; then
-			got=$(iop_status "$sn" "$sd" gm_identity)
-			tail -5 "$sd/clockd.log"
-		else
-			got=$(iop_pmc_field "$sn" "$sd" 'GET PARENT_DATA_SET' grandmasterIdentity)
-			tail -5 "$sd/ptp4l.log"
-		fi
-		fail "tab: $kind client, one table of both: grandmaster '$got', want $want ($name)"
+		fail "tab: $kind client, one table of both: grandmaster '$iop_got', want $want ($name)"
 	fi
 	iop_stop_pids "$p0" "${#itest_pids[@]}"
 }
@@ -482,7 +322,7 @@ case_tab() {
 	# Flipped: the lower identity's priority2 129 (worse) makes the other
 	# the best, so it was the data sets that chose, not who came first.
 	tab_gm $lo 129 || { itest_stop; return; }
-	iop_wait 20 lp_ids || { fail "tab: no clock identities"; itest_stop; return; }
+	iop_wait 20 iop_lp_ids || { fail "tab: no clock identities"; itest_stop; return; }
 	tab_client ours "$hid" $hip $lip "$hi, priority2 129 on $lo"
 	tab_client ptp4l "$hid" $hip $lip "$hi, priority2 129 on $lo"
 	itest_stop

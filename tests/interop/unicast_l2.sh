@@ -35,21 +35,11 @@ LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
 FREE_SKIP=${FREE_SKIP:-10}
 CONFIGS=${LINUXPTP_CONFIGS:-/usr/share/doc/linuxptp/configs}
 
-for f in UNICAST-SLAVE.cfg UNICAST-MASTER.cfg; do
-	[ -r "$CONFIGS/$f" ] || { echo "FAIL: $CONFIGS/$f missing (linuxptp)"; exit 1; }
-done
+iop_need_files "$CONFIGS/UNICAST-SLAVE.cfg" "$CONFIGS/UNICAST-MASTER.cfg"
 grep -q '^L2[[:space:]]*00:11:22:33:44:55$' "$CONFIGS/UNICAST-SLAVE.cfg" ||
 	{ echo "FAIL: UNICAST-SLAVE.cfg has no L2 table"; exit 1; }
 
 mac() { ip -n "$1" -br link show dev "$2" | awk '{ print $3 }'; }
-
-wait_samples() {
-	local t0=$SECONDS
-	until [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; do
-		((SECONDS - t0 > $4)) && return 1
-		sleep 1
-	done
-}
 
 # wire_unicast TAG FILE OUR_MAC PEER_MAC: every PTP frame of ours to the
 # peer's MAC with the unicastFlag (nothing multicast: inhibit_multicast_
@@ -73,22 +63,11 @@ wire_unicast() {
 			-e ptp.v2.messagetype 2>/dev/null | sort | uniq -c | head
 	fi
 	echo "INFO: $1: ptp4l sent $m multicast PTP frames"
-	expect_n "$1" "$2" "$f && eth.src == $4 && eth.dst == $3 && ptp.v2.flags.unicast == 1" -gt 5
-}
-
-# expect_n TAG FILE FILTER OP N: the number of frames FILTER matches.
-expect_n() {
-	local n
-	n=$(iop_count "$2" "$3")
-	if [ -n "$n" ] && [ "$n" "$4" "$5" ]; then
-		pass "$1: $n frames of $3"
-	else
-		fail "$1: ${n:-?} frames of $3, want $4 $5"
-	fi
+	iop_expect_count "$1" "$2" "$f && eth.src == $4 && eth.dst == $3 && ptp.v2.flags.unicast == 1" -gt 5
 }
 
 case_sl() {
-	local gns=iol$$a cns=iol$$b pd od cap capid from gmac cmac cid gm
+	local gns=iol$$a cns=iol$$b pd od cap capid gmac cmac
 	itest_ns "$gns"; itest_ns "$cns"
 	itest_link "$gns" eth0 "$cns" eth1
 	gmac=$(mac "$gns" eth0); cmac=$(mac "$cns" eth1)
@@ -109,29 +88,10 @@ case_sl() {
 	capid=$iop_capture_pid
 	itest_daemons "$gns" "$od" "$od/ptp.conf" || return
 	iop_ptp4l "$cns" "$pd" eth1 || return
-	if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
-	    "$LOCK_TIMEOUT"; then
-		fail "sl: ptp4l printed no $FREE_SKIP offsets in ${LOCK_TIMEOUT}s"
-		tail -20 "$pd/ptp4l.log"; tail -20 "$od/clockd.log"
-		itest_stop; return
-	fi
-	from=$(grep -n 'master offset' "$pd/ptp4l.log" | sed -n "${FREE_SKIP}p" |
-		cut -d: -f1)
-	sleep "$MEASURE"
-	itest_measure "sl: ptp4l UNICAST-SLAVE over L2" "$pd/ptp4l.log" \
-		"$((from - 1))" free
-	if grep -q 'rejected\|refused' "$pd/ptp4l.log"; then
-		fail "sl: ptp4l logged a refusal"; grep 'rejected\|refused' "$pd/ptp4l.log"
-	else
-		pass "sl: ptp4l logged no refused grant"
-	fi
-	cid=$(iop_status "$gns" "$od" clock_identity)
-	gm=$(iop_pmc_field "$cns" "$pd" 'GET PARENT_DATA_SET' grandmasterIdentity)
-	if [ -n "$cid" ] && [ "$gm" = "$cid" ]; then
-		pass "sl: ptp4l's grandmaster is ours ($gm)"
-	else
-		fail "sl: ptp4l's grandmaster '$gm', ours '$cid'"
-	fi
+	iop_measure_free sl "ptp4l UNICAST-SLAVE over L2" "$pd" "$od" ||
+		{ itest_stop; return; }
+	iop_no_refusal sl "$pd/ptp4l.log"
+	iop_ptp4l_parent sl "$cns" "$pd" "$(iop_status "$gns" "$od" clock_identity)"
 	iop_capture_stop "$capid"
 	iop_wire_check "sl" "$cap" "eth.src == $gmac" 12 11 0 8 9
 	wire_unicast "sl" "$cap" "$gmac" "$cmac"
@@ -139,7 +99,7 @@ case_sl() {
 }
 
 case_gm() {
-	local gns=iol$$c cns=iol$$d pd od cap capid from gmac cmac steps gm pid
+	local gns=iol$$c cns=iol$$d pd od cap capid gmac cmac gm pid
 	itest_ns "$gns"; itest_ns "$cns"
 	itest_link "$gns" eth0 "$cns" eth0
 	gmac=$(mac "$gns" eth0); cmac=$(mac "$cns" eth0)
@@ -151,28 +111,17 @@ case_gm() {
 		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000 \
 		unicast_req_duration 60
 	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
-	printf '[unicast_master_table]\ntable_id 2\nlogQueryInterval 2\nL2 %s\n[eth0]\nunicast_master_table 2\n' \
-		"$gmac" >>"$od/ptp.conf"
+	iop_utab "$od/ptp.conf" 2 eth0 "L2 $gmac"
 	cap=$pd/capture.pcapng
 	iop_capture_start "$gns" eth0 "$cap" || return
 	capid=$iop_capture_pid
 	iop_ptp4l "$gns" "$pd" eth0 || return
 	itest_daemons "$cns" "$od" "$od/ptp.conf" || return
-	if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
-		fail "gm: our L2 client did not lock in ${LOCK_TIMEOUT}s"
-		tail -20 "$od/clockd.log"; tail -20 "$pd/ptp4l.log"
-		itest_stop; return
-	fi
-	pass "gm: our L2 client locked to ptp4l UNICAST-MASTER"
-	sleep "$SETTLE"
-	from=$(wc -l <"$od/clockd.log")
-	sleep "$MEASURE"
-	itest_measure "gm: our L2 unicast client" "$od/clockd.log" "$from" servo
-	steps=$(grep -c 'stepping the clock' "$od/clockd.log")
-	[ "$steps" = 1 ] && pass "gm: our client stepped exactly once" ||
-		fail "gm: our client stepped $steps times"
+	iop_measure_servo gm "our L2 unicast client of ptp4l UNICAST-MASTER" \
+		"$od" "$pd" || { itest_stop; return; }
+	iop_one_step gm "$od"
 	gm=$(iop_status "$cns" "$od" gm_identity)
-	pid=$(iop_pmc_field "$gns" "$pd" 'GET DEFAULT_DATA_SET' clockIdentity)
+	pid=$(iop_ptp_id "$gns" "$pd")
 	if [ -n "$gm" ] && [ "$gm" = "$pid" ]; then
 		pass "gm: our grandmaster is ptp4l's $gm"
 	else

@@ -55,37 +55,20 @@ CONFIGS=${LINUXPTP_CONFIGS:-/usr/share/doc/linuxptp/configs}
 MASTER_IP=10.201.0.1	# itest_pair's first namespace
 SLAVE_IP=10.201.0.2
 
-for f in UNICAST-SLAVE.cfg UNICAST-MASTER.cfg; do
-	[ -r "$CONFIGS/$f" ] || { echo "FAIL: $CONFIGS/$f missing (linuxptp)"; exit 1; }
-done
+iop_need_files "$CONFIGS/UNICAST-SLAVE.cfg" "$CONFIGS/UNICAST-MASTER.cfg"
 
-# debian_cfg FILE DIR SRC: ptp4l's safety and path settings (iop_ptp4l_conf)
-# and then Debian's file SRC as it is but for addresses and interfaces.
+# debian_cfg FILE DIR SRC: Debian's file SRC (iop_debian_cfg) as it is but
+# for its addresses: the first table's made ours, two that nobody answers
+# on the veth's subnet.
 debian_cfg() {
-	local f=$1 dir=$2 src=$3
-	iop_ptp4l_conf "$f" "$dir"
-	# A second [global] section is ptp4l's own syntax for "back to global".
-	sed -e "s/^UDPv4\([[:space:]]*\)192\.168\.1\.11$/UDPv4\1$MASTER_IP/" \
-	    -e "s/^UDPv4\([[:space:]]*\)192\.168\.2\.22$/UDPv4\1 10.201.0.22/" \
-	    -e "s/^UDPv4\([[:space:]]*\)192\.168\.3\.33$/UDPv4\1 10.201.0.33/" \
-	    -e '/^\[eth1\]/,$d' "$CONFIGS/$src" >>"$f"
-	# free_running must stay last and 1 (iop_ptp4l checks the lines).
-	grep -v '^free_running\|^kernel_leap' "$f" >"$f.tmp"
-	printf '[global]\nfree_running 1\nkernel_leap 0\n' >>"$f.tmp"
-	mv "$f.tmp" "$f"
-}
-
-# wait_samples LOG PATTERN N SECONDS: until LOG has N lines matching.
-wait_samples() {
-	local t0=$SECONDS
-	until [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; do
-		((SECONDS - t0 > $4)) && return 1
-		sleep 1
-	done
+	iop_debian_cfg "$1" "$2" "$CONFIGS/$3" "" \
+		-e "s/^UDPv4\([[:space:]]*\)192\.168\.1\.11$/UDPv4\1$MASTER_IP/" \
+		-e "s/^UDPv4\([[:space:]]*\)192\.168\.2\.22$/UDPv4\1 10.201.0.22/" \
+		-e "s/^UDPv4\([[:space:]]*\)192\.168\.3\.33$/UDPv4\1 10.201.0.33/"
 }
 
 case_sl() {
-	local pns=iou$$p ons=iou$$o pd od cap cid from par gm n
+	local pns=iou$$p ons=iou$$o pd od cap cid n
 	itest_pair "$pns" "$ons" || return
 	itest_tmpdir pd
 	itest_tmpdir od
@@ -98,29 +81,10 @@ case_sl() {
 	local capid=$iop_capture_pid
 	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
 	iop_ptp4l "$ons" "$pd" eth0 || return
-	if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
-	    "$LOCK_TIMEOUT"; then
-		fail "sl: ptp4l printed no $FREE_SKIP offsets in ${LOCK_TIMEOUT}s"
-		tail -20 "$pd/ptp4l.log"; tail -20 "$od/clockd.log"
-		return
-	fi
-	from=$(grep -n 'master offset' "$pd/ptp4l.log" | sed -n "${FREE_SKIP}p" |
-		cut -d: -f1)
-	sleep "$MEASURE"
-	itest_measure "sl: ptp4l UNICAST-SLAVE" "$pd/ptp4l.log" "$((from - 1))" free
-	if grep -q 'rejected\|refused' "$pd/ptp4l.log"; then
-		fail "sl: ptp4l logged a refusal"; grep 'rejected\|refused' "$pd/ptp4l.log"
-	else
-		pass "sl: ptp4l logged no refused grant"
-	fi
+	iop_measure_free sl "ptp4l UNICAST-SLAVE" "$pd" "$od" || return
+	iop_no_refusal sl "$pd/ptp4l.log"
 	cid=$(iop_status "$pns" "$od" clock_identity)
-	par=$(iop_pmc_field "$ons" "$pd" 'GET PARENT_DATA_SET' parentPortIdentity)
-	gm=$(iop_pmc_field "$ons" "$pd" 'GET PARENT_DATA_SET' grandmasterIdentity)
-	if [ -n "$cid" ] && [ "$gm" = "$cid" ] && [ "$par" = "$cid-1" ]; then
-		pass "sl: ptp4l's parent is $par, grandmaster $gm (ours)"
-	else
-		fail "sl: ptp4l's parent '$par', grandmaster '$gm', ours '$cid'"
-	fi
+	iop_ptp4l_parent sl "$ons" "$pd" "$cid" 1
 	grep 'unicast service' "$od/clockd.log" | tail -1
 	iop_capture_stop "$capid"
 	[ -n "$cid" ] || { fail "sl: no clock identity"; return; }
@@ -150,7 +114,7 @@ case_sl() {
 }
 
 case_gm() {
-	local pns=iou$$m ons=iou$$s pd od cap capid steps
+	local pns=iou$$m ons=iou$$s pd od cap capid
 	itest_pair "$pns" "$ons" || return
 	itest_tmpdir pd
 	itest_tmpdir od
@@ -161,27 +125,15 @@ case_gm() {
 		unicast_req_duration 60
 	# our table, in ptp4l's syntax, and the port that uses it
 	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
-	printf '[unicast_master_table]\ntable_id 1\nlogQueryInterval 2\nUDPv4 %s\n[eth0]\nunicast_master_table 1\n' \
-		"$MASTER_IP" >>"$od/ptp.conf"
+	iop_utab "$od/ptp.conf" 1 eth0 "UDPv4 $MASTER_IP"
 	cap=$pd/capture.pcapng
 	iop_capture_start "$pns" eth0 "$cap" || return
 	capid=$iop_capture_pid
 	iop_ptp4l "$pns" "$pd" eth0 || return
 	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
-	if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
-		fail "gm: our slave did not lock in ${LOCK_TIMEOUT}s"
-		tail -20 "$od/clockd.log"; tail -20 "$pd/ptp4l.log"
-		return
-	fi
-	pass "gm: our slave locked to ptp4l UNICAST-MASTER"
-	sleep "$SETTLE"
-	local from
-	from=$(wc -l <"$od/clockd.log")
-	sleep "$MEASURE"
-	itest_measure "gm: our unicast slave" "$od/clockd.log" "$from" servo
-	steps=$(grep -c 'stepping the clock' "$od/clockd.log")
-	[ "$steps" = 1 ] && pass "gm: our slave stepped exactly once" ||
-		fail "gm: our slave stepped $steps times"
+	iop_measure_servo gm "our unicast slave of ptp4l UNICAST-MASTER" \
+		"$od" "$pd" || return
+	iop_one_step gm "$od"
 	iop_capture_stop "$capid"
 	local ours="ip.src == $SLAVE_IP"
 	iop_wire_check "gm" "$cap" "$ours" 12 1
@@ -195,22 +147,11 @@ case_gm() {
 	itest_stop
 }
 
-# expect_count TAG FILE FILTER OP N: the number of frames FILTER matches.
-expect_count() {
-	local n
-	n=$(iop_count "$2" "$3")
-	if [ -n "$n" ] && [ "$n" "$4" "$5" ]; then
-		pass "$1: $n frames of $3"
-	else
-		fail "$1: ${n:-?} frames of $3, want $4 $5"
-	fi
-}
-
 # case_hybrid DIR: sl (ptp4l slave) or gm (ptp4l grandmaster), both ends
 # with hybrid_e2e 1.  ptp4l in the first namespace as grandmaster, in the
 # second as slave, so that MASTER_IP is always the grandmaster.
 case_hybrid() {
-	local dir=$1 mns=iou$$hm ons=iou$$hs pd od cap capid from ours theirs
+	local dir=$1 mns=iou$$hm ons=iou$$hs pd od cap capid ours theirs
 	itest_pair "$mns" "$ons" || return
 	itest_tmpdir pd
 	itest_tmpdir od
@@ -225,16 +166,7 @@ case_hybrid() {
 		itest_daemons "$mns" "$od" "$od/ptp.conf" || return
 		iop_ptp4l "$ons" "$pd" eth0 || return
 		ours="ip.src == $MASTER_IP"; theirs="ip.src == $SLAVE_IP"
-		if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
-		    "$LOCK_TIMEOUT"; then
-			fail "hsl: ptp4l printed no $FREE_SKIP offsets"
-			tail -20 "$pd/ptp4l.log"; return
-		fi
-		from=$(grep -n 'master offset' "$pd/ptp4l.log" |
-			sed -n "${FREE_SKIP}p" | cut -d: -f1)
-		sleep "$MEASURE"
-		itest_measure "hsl: ptp4l hybrid slave" "$pd/ptp4l.log" \
-			"$((from - 1))" free
+		iop_measure_free hsl "ptp4l hybrid slave" "$pd" "$od" || return
 	else
 		iop_ptp4l_conf "$pd/ptp4l.conf" "$pd" network_transport UDPv4 \
 			hybrid_e2e 1 priority1 100
@@ -246,25 +178,18 @@ case_hybrid() {
 		iop_ptp4l "$mns" "$pd" eth0 || return
 		itest_daemons "$ons" "$od" "$od/ptp.conf" || return
 		ours="ip.src == $SLAVE_IP"; theirs="ip.src == $MASTER_IP"
-		if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
-			fail "hgm: our slave did not lock"
-			tail -20 "$od/clockd.log"; return
-		fi
-		sleep "$SETTLE"
-		from=$(wc -l <"$od/clockd.log")
-		sleep "$MEASURE"
-		itest_measure "hgm: our hybrid slave" "$od/clockd.log" "$from" servo
+		iop_measure_servo hgm "our hybrid slave" "$od" "$pd" || return
 	fi
 	iop_capture_stop "$capid"
 	local tag=h$dir
 	iop_wire_check "$tag" "$cap" "ptp" 0 1 8 9 11
 	# Sync multicast; Delay_Req to the grandmaster, Delay_Resp back,
 	# both unicast
-	expect_count "$tag" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 0 && ip.dst == 224.0.1.129" -gt 10
-	expect_count "$tag" "$cap" "ip.src == $SLAVE_IP && ptp.v2.messagetype == 1 && ip.dst == $MASTER_IP" -gt 5
-	expect_count "$tag" "$cap" "ptp.v2.messagetype == 1 && ip.dst != $MASTER_IP" -eq 0
-	expect_count "$tag" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 9 && ip.dst == $SLAVE_IP" -gt 5
-	expect_count "$tag" "$cap" "ptp.v2.messagetype == 9 && ip.dst != $SLAVE_IP" -eq 0
+	iop_expect_count "$tag" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 0 && ip.dst == 224.0.1.129" -gt 10
+	iop_expect_count "$tag" "$cap" "ip.src == $SLAVE_IP && ptp.v2.messagetype == 1 && ip.dst == $MASTER_IP" -gt 5
+	iop_expect_count "$tag" "$cap" "ptp.v2.messagetype == 1 && ip.dst != $MASTER_IP" -eq 0
+	iop_expect_count "$tag" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 9 && ip.dst == $SLAVE_IP" -gt 5
+	iop_expect_count "$tag" "$cap" "ptp.v2.messagetype == 9 && ip.dst != $SLAVE_IP" -eq 0
 	itest_stop
 }
 case_rf() {
@@ -293,8 +218,8 @@ case_rf() {
 	sleep 5
 	iop_capture_stop "$capid"
 	iop_wire_check "rf" "$cap" "ip.src == $MASTER_IP" 12
-	expect_count "rf" "$cap" "ip.src == $MASTER_IP && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.durationField == 0" -gt 0
-	expect_count "rf" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 0 && ip.dst == $SLAVE_IP" -eq 0
+	iop_expect_count "rf" "$cap" "ip.src == $MASTER_IP && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.durationField == 0" -gt 0
+	iop_expect_count "rf" "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 0 && ip.dst == $SLAVE_IP" -eq 0
 	itest_stop
 }
 
@@ -313,7 +238,7 @@ case_v6() {
 		unicast_listen 1 inhibit_multicast_service 1
 	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
 	iop_ptp4l "$ons" "$pd" eth0 || return
-	if wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
+	if iop_wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
 	    "$LOCK_TIMEOUT"; then
 		from=$(wc -l <"$pd/ptp4l.log")
 		sleep "$MEASURE"
@@ -339,16 +264,7 @@ case_v6() {
 	printf '%s\n' "$tab" >>"$od/ptp.conf"
 	iop_ptp4l "$pns" "$pd" eth0 || return
 	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
-	if wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
-		sleep "$SETTLE"
-		from=$(wc -l <"$od/clockd.log")
-		sleep "$MEASURE"
-		itest_measure "v6: our client of ptp4l" "$od/clockd.log" "$from" \
-			servo
-	else
-		fail "v6: our client did not lock over UDPv6"
-		tail -10 "$od/clockd.log"; tail -10 "$pd/ptp4l.log"
-	fi
+	iop_measure_servo v6 "our client of ptp4l over UDPv6" "$od" "$pd"
 	itest_stop
 }
 
