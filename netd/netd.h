@@ -78,6 +78,8 @@ struct netd_port {
 	struct netd_txmap	*txmap;		/* NETD_TXMAP_MAX, or NULL */
 	unsigned		 txmap_used;	/* entries owed */
 	uint8_t			 quiet[TC_NUM];	/* socket off the loop */
+	uint8_t			 coalescing;	/* event socket off the loop
+						   while a Delay_Req is held */
 	uint64_t		 rxdrop[NETD_RXDROP_MAX];
 	uint64_t		 refused[NETD_REFUSE_MAX];
 	uint64_t		 reopens;
@@ -125,6 +127,8 @@ struct netd {
 	uint64_t		 client_backlog_closes;	/* closed: queue full */
 	struct outq		 outq;		/* held for clockd (outq.h) */
 	struct event		*outq_tmo;	/* sends what is held alone */
+	struct event		*coal_tmo;	/* ends the ports' coalescing */
+	int			 draining;	/* in port_rx_drain() */
 	uint64_t		 conn_refused[NETD_REFUSE_MAX];
 
 	/* ctlsrv.c: read-only control socket (lib/ctlsock.c) */
@@ -167,6 +171,14 @@ void	port_batch_end(struct netd *nd);
  * before it owe (their time stamps) goes first, as if each had come alone.
  */
 void	port_batch_flush(struct netd *nd);
+/*
+ * Receive coalescing (outq.h): the port's event socket leaves the loop
+ * while a received Delay_Req is held; port_rx_drain() reads what came
+ * meanwhile (at most PORT_DRAIN_MAX frames a port) and puts the sockets
+ * back.  1 when the socket is off the loop.
+ */
+int	port_rx_coalesce(struct netd_port *p);
+void	port_rx_drain(struct netd *nd);
 /* Forgets the TX timestamps owed (the client went away); frees nothing. */
 void	port_txmap_clear(struct netd_port *p);
 /* Frees what port_init() and port_send() allocated (at exit). */

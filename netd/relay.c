@@ -50,6 +50,7 @@ static void relay_ev_accept(evutil_socket_t fd, short what, void *arg);
 static void relay_ev_client(evutil_socket_t fd, short what, void *arg);
 static void relay_ev_hello_timeout(evutil_socket_t fd, short what, void *arg);
 static void relay_ev_outq(evutil_socket_t fd, short what, void *arg);
+static void relay_ev_coal(evutil_socket_t fd, short what, void *arg);
 
 int
 relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
@@ -78,7 +79,8 @@ relay_listen(struct netd *nd, const char *path, uid_t sock_uid,
 		return -ENOMEM;
 	outq_clear(&nd->outq);
 	nd->outq_tmo = evtimer_new(nd->base, relay_ev_outq, nd);
-	if (nd->outq_tmo == NULL)
+	nd->coal_tmo = evtimer_new(nd->base, relay_ev_coal, nd);
+	if (nd->outq_tmo == NULL || nd->coal_tmo == NULL)
 		return -ENOMEM;
 	return 0;
 }
@@ -223,12 +225,38 @@ relay_flush(struct netd *nd)
 	return rc;
 }
 
+/*
+ * The end of a receive coalescing (port_rx_coalesce()): what the ports'
+ * event sockets got meanwhile is read, and goes to clockd with what was
+ * held, in one datagram where it fits.
+ */
+static void
+relay_ev_coal(evutil_socket_t fd, short what, void *arg)
+{
+	struct netd *nd = arg;
+
+	(void)fd;
+	(void)what;
+	evtimer_del(nd->coal_tmo);
+	nd->draining = 1;
+	port_rx_drain(nd);
+	nd->draining = 0;
+	(void)relay_flush(nd);
+}
+
 static void
 relay_ev_outq(evutil_socket_t fd, short what, void *arg)
 {
+	struct netd *nd = arg;
+
 	(void)fd;
 	(void)what;
-	(void)relay_flush(arg);
+	/* Due together (relay_hold()): the read first, then one send. */
+	if (evtimer_pending(nd->coal_tmo, NULL)) {
+		relay_ev_coal(fd, what, arg);
+		return;
+	}
+	(void)relay_flush(nd);
 }
 
 static int64_t
@@ -268,6 +296,15 @@ relay_hold(struct netd *nd, const NetdMsg *m, enum outq_kind k,
 		struct timeval tv = { 0, (nd->outq.deadline_ns - now) / 1000 };
 
 		(void)evtimer_add(nd->outq_tmo, &tv);
+	}
+	/* A Delay_Req held for company (only those are held that long):
+	 * the next ones are read together when the hold ends. */
+	if (k == OUTQ_RX && hold_ns == OUTQ_DREQ_HOLD_NS && !nd->draining &&
+	    port < nd->nports && !evtimer_pending(nd->coal_tmo, NULL) &&
+	    port_rx_coalesce(&nd->ports[port])) {
+		struct timeval tv = { 0, hold_ns / 1000 };
+
+		(void)evtimer_add(nd->coal_tmo, &tv);
 	}
 	return 0;
 }
