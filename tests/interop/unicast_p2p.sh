@@ -55,108 +55,157 @@ PY=/usr/bin/python3
 MASTER_IP=10.201.0.1	# itest_pair's first namespace
 SLAVE_IP=10.201.0.2
 
-for f in UNICAST-SLAVE.cfg UNICAST-MASTER.cfg; do
-	[ -r "$CONFIGS/$f" ] || { echo "FAIL: $CONFIGS/$f missing (linuxptp)"; exit 1; }
-done
+iop_need_files "$CONFIGS/UNICAST-SLAVE.cfg" "$CONFIGS/UNICAST-MASTER.cfg"
 
-# debian_cfg FILE DIR SRC SED...: ptp4l's safety and path settings
-# (iop_ptp4l_conf), Debian's file SRC with the sed expressions applied,
-# delay_mechanism P2P, and free_running 1 last.
-debian_cfg() {
-	local f=$1 dir=$2 src=$3
-	shift 3
-	iop_ptp4l_conf "$f" "$dir"
-	sed "$@" -e '/^\[eth1\]/,$d' "$CONFIGS/$src" >>"$f"
-	# A second [global] section is ptp4l's own syntax for "back to global".
-	grep -v '^free_running\|^kernel_leap' "$f" >"$f.tmp"
-	printf '[global]\ndelay_mechanism P2P\nfree_running 1\nkernel_leap 0\n' \
-		>>"$f.tmp"
-	mv "$f.tmp" "$f"
-}
-
-# wait_samples LOG PATTERN N SECONDS: until LOG has N lines matching.
-wait_samples() {
-	local t0=$SECONDS
-	until [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; do
-		((SECONDS - t0 > $4)) && return 1
-		sleep 1
-	done
-}
-
-# expect_count TAG FILE FILTER OP N: the number of frames FILTER matches.
-expect_count() {
-	local n
-	n=$(iop_count "$2" "$3") || { fail "$1: wire: tshark failed on '$3'"; return; }
-	if [ "$n" "$4" "$5" ]; then
-		pass "$1: wire: $n frames [$3] ($4 $5)"
+# p2p_addrs TRANSPORT PNS ONS: for the wire checks, f the display filter's
+# protocol (ip or eth) and ga / ca the addresses of the first namespace
+# (PNS, the grandmaster) and the second (ONS, the client) in it.
+p2p_addrs() {
+	if [ "$1" = L2 ]; then
+		f=eth
+		ga=$(ip -n "$2" -br link show dev eth0 | awk '{ print $3 }')
+		ca=$(ip -n "$3" -br link show dev eth0 | awk '{ print $3 }')
 	else
-		fail "$1: wire: $n frames [$3], expected $4 $5"
+		f=ip; ga=$MASTER_IP; ca=$SLAVE_IP
 	fi
 }
 
-case_sl() {
-	local pns=iop$$p ons=iop$$o pd od cap capid cid gm n r j
+# p2p_answered TAG FILE F REQ RESP MIN: more than MIN unicast Pdelay_Req
+# from REQ to RESP (addresses of protocol F: ip or eth), all but two
+# answered by a unicast Pdelay_Resp from RESP to REQ.  Sets the caller's n
+# to the number of Pdelay_Req.
+p2p_answered() {
+	local tag=$1 cap=$2 f=$3 req=$4 rsp=$5 min=$6 r
+	n=$(iop_count "$cap" "$f.src == $req && ptp.v2.messagetype == 2 && $f.dst == $rsp && ptp.v2.flags.unicast == 1")
+	r=$(iop_count "$cap" "$f.src == $rsp && ptp.v2.messagetype == 3 && $f.dst == $req && ptp.v2.flags.unicast == 1")
+	if [ "${n:-0}" -gt "$min" ] && [ "${r:-0}" -ge $((n - 2)) ]; then
+		pass "$tag: wire: $n unicast Pdelay_Req from $req to $rsp, $r unicast Pdelay_Resp back"
+	else
+		fail "$tag: wire: ${n:-?} unicast Pdelay_Req from $req to $rsp, ${r:-?} unicast Pdelay_Resp back"
+	fi
+}
+
+# p2p_sl TAG TRANSPORT PNS ONS: the sl case (UDPv4) or l2 (L2).  ptp4l on
+# UNICAST-SLAVE.cfg: over UDPv4 its [eth0] port on table 3 (peer_address
+# and UDPv4 made our address), over L2 on table 2 (its L2 address made our
+# MAC, with a peer_address line of it: the file has no L2 peer table).
+p2p_sl() {
+	local tag=$1 tr=$2 pns=$3 ons=$4 pd od cap capid n f ga ca ours
 	itest_pair "$pns" "$ons" || return
 	itest_tmpdir pd
 	itest_tmpdir od
-	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-SLAVE.cfg \
-		-e "s/192\.168\.4\.44$/$MASTER_IP/" \
-		-e '/^\[eth0\]/,/^\[/s/^\(unicast_master_table[[:space:]]*\)1$/\13/'
-	grep -q "^unicast_master_table[[:space:]]*3$" "$pd/ptp4l.conf" ||
-		{ fail "sl: UNICAST-SLAVE.cfg: no [eth0] table line to point at table 3"; return; }
-	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 priority1 100 \
+	p2p_addrs "$tr" "$pns" "$ons"
+	if [ "$tr" = L2 ]; then
+		iop_debian_cfg "$pd/ptp4l.conf" "$pd" "$CONFIGS/UNICAST-SLAVE.cfg" \
+			"delay_mechanism P2P" \
+			-e "s/^L2\([[:space:]]*\)00:11:22:33:44:55\$/peer_address $ga\nL2\1$ga/" \
+			-e '/^\[eth0\]/,/^\[/s/^\(unicast_master_table[[:space:]]*\)1$/\12/'
+		printf 'network_transport L2\n' >>"$pd/ptp4l.conf"
+		grep -q "^peer_address $ga$" "$pd/ptp4l.conf" ||
+			{ fail "$tag: UNICAST-SLAVE.cfg: no L2 table line to make ours"; return; }
+	else
+		iop_debian_cfg "$pd/ptp4l.conf" "$pd" "$CONFIGS/UNICAST-SLAVE.cfg" \
+			"delay_mechanism P2P" -e "s/192\.168\.4\.44$/$MASTER_IP/" \
+			-e '/^\[eth0\]/,/^\[/s/^\(unicast_master_table[[:space:]]*\)1$/\13/'
+		grep -q "^unicast_master_table[[:space:]]*3$" "$pd/ptp4l.conf" ||
+			{ fail "$tag: UNICAST-SLAVE.cfg: no [eth0] table line to point at table 3"; return; }
+	fi
+	itest_conf "$od/ptp.conf" "$od" network_transport "$tr" priority1 100 \
 		unicast_listen 1 delay_mechanism P2P
 	cap=$pd/capture.pcapng
 	iop_capture_start "$ons" eth0 "$cap" || return
 	capid=$iop_capture_pid
 	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
 	iop_ptp4l "$ons" "$pd" eth0 || return
-	if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
-	    "$LOCK_TIMEOUT"; then
-		fail "sl: ptp4l printed no $FREE_SKIP offsets in ${LOCK_TIMEOUT}s"
-		tail -20 "$pd/ptp4l.log"; tail -20 "$od/clockd.log"
+	iop_measure_free "$tag" "ptp4l unicast P2P client over $tr" "$pd" "$od" ||
 		return
-	fi
-	local from
-	from=$(grep -n 'master offset' "$pd/ptp4l.log" | sed -n "${FREE_SKIP}p" |
-		cut -d: -f1)
-	sleep "$MEASURE"
-	itest_measure "sl: ptp4l unicast P2P client" "$pd/ptp4l.log" \
-		"$((from - 1))" free
-	if grep -q 'rejected\|refused' "$pd/ptp4l.log"; then
-		fail "sl: ptp4l logged a refusal"; grep 'rejected\|refused' "$pd/ptp4l.log"
-	else
-		pass "sl: ptp4l logged no rejected grant"
-	fi
-	cid=$(iop_status "$pns" "$od" clock_identity)
-	gm=$(iop_pmc_field "$ons" "$pd" 'GET PARENT_DATA_SET' grandmasterIdentity)
-	[ -n "$cid" ] && [ "$gm" = "$cid" ] &&
-		pass "sl: ptp4l's grandmaster is ours ($gm)" ||
-		fail "sl: ptp4l's grandmaster '$gm', ours '$cid'"
-	uni_check sl "$pns" "$od" '
+	iop_no_refusal "$tag" "$pd/ptp4l.log"
+	if [ "$tr" = UDPv4 ]; then
+		iop_ptp4l_parent "$tag" "$ons" "$pd" \
+			"$(iop_status "$pns" "$od" clock_identity)"
+		uni_check "$tag" "$pns" "$od" '
 s = u["server"]
 assert "client" not in u, u
 assert s["clients"] == 1 and s["max_clients"] == 1024, s
 assert s["grants"] >= 3, s
 assert s["refused"]["total"] == 0, s' \
-		'^ptpsep_unicast_clients{port="1",iface="eth0"} 1$' \
-		'^ptpsep_unicast_refused_total{port="1",iface="eth0",reason="period"} 0$'
-	iop_capture_stop "$capid"
-	local ours="ip.src == $MASTER_IP"
-	iop_wire_check "sl" "$cap" "$ours" 12 3 10
-	# our GRANT of PDELAY_RESP (messageType 3 in the TLV's high nibble)
-	expect_count "sl" "$cap" "$ours && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField > 0" -gt 0
-	n=$(iop_count "$cap" "ip.src == $SLAVE_IP && ptp.v2.messagetype == 2 && ip.dst == $MASTER_IP && ptp.v2.flags.unicast == 1")
-	r=$(iop_count "$cap" "$ours && ptp.v2.messagetype == 3 && ip.dst == $SLAVE_IP && ptp.v2.flags.unicast == 1")
-	if [ "${n:-0}" -gt 10 ] && [ "${r:-0}" -ge $((n - 2)) ]; then
-		pass "sl: wire: $n unicast Pdelay_Req from ptp4l, $r unicast Pdelay_Resp of ours"
-	else
-		fail "sl: wire: ${n:-?} unicast Pdelay_Req from ptp4l, ${r:-?} unicast Pdelay_Resp of ours"
+			'^ptpsep_unicast_clients{port="1",iface="eth0"} 1$' \
+			'^ptpsep_unicast_refused_total{port="1",iface="eth0",reason="period"} 0$'
 	fi
-	expect_count "sl" "$cap" "ip.src == $SLAVE_IP && ptp.v2.messagetype == 2 && ip.dst != $MASTER_IP" -eq 0
-	expect_count "sl" "$cap" "$ours && ptp.v2.messagetype == 10 && ip.dst == $SLAVE_IP && ptp.v2.flags.unicast == 1" -ge "$((n - 2))"
+	iop_capture_stop "$capid"
+	ours="$f.src == $ga"
+	iop_wire_check "$tag" "$cap" "$ours" 12 3 10
+	# our GRANT of PDELAY_RESP (messageType 3 in the TLV's high nibble)
+	iop_expect_count "$tag" "$cap" "$ours && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField > 0" -gt 0
+	p2p_answered "$tag" "$cap" "$f" "$ca" "$ga" 10
+	iop_expect_count "$tag" "$cap" "$f.src == $ca && ptp.v2.messagetype == 2 && $f.dst != $ga" -eq 0
+	iop_expect_count "$tag" "$cap" "$ours && ptp.v2.messagetype == 10 && $f.dst == $ca && ptp.v2.flags.unicast == 1" -ge "$((n - 2))"
 	itest_stop
 }
+
+# p2p_gm TAG TRANSPORT PNS ONS: the gm case (UDPv4) or l2gm (L2).  ptp4l
+# on UNICAST-MASTER.cfg with delay_mechanism P2P and priority1 100; our
+# client's table (UNICAST-SLAVE.cfg's table 3 over UDPv4, 2 over L2) names
+# ptp4l's address as master and peer_address.
+p2p_gm() {
+	local tag=$1 tr=$2 pns=$3 ons=$4 pd od cap capid n f ga ca ours theirs
+	itest_pair "$pns" "$ons" || return
+	itest_tmpdir pd
+	itest_tmpdir od
+	p2p_addrs "$tr" "$pns" "$ons"
+	iop_debian_cfg "$pd/ptp4l.conf" "$pd" "$CONFIGS/UNICAST-MASTER.cfg" \
+		"delay_mechanism P2P" -e ''
+	echo "priority1 100" >>"$pd/ptp4l.conf"
+	[ "$tr" = L2 ] && echo "network_transport L2" >>"$pd/ptp4l.conf"
+	itest_conf "$od/ptp.conf" "$od" network_transport "$tr" clientOnly 1 \
+		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000 \
+		unicast_req_duration 60 delay_mechanism P2P
+	# our table, in ptp4l's syntax, and the port that uses it
+	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
+	if [ "$tr" = L2 ]; then
+		iop_utab "$od/ptp.conf" 2 eth0 "$(printf 'peer_address %s\nL2 %s' "$ga" "$ga")"
+	else
+		iop_utab "$od/ptp.conf" 3 eth0 "$(printf 'peer_address %s\nUDPv4 %s' "$ga" "$ga")"
+	fi
+	cap=$pd/capture.pcapng
+	iop_capture_start "$pns" eth0 "$cap" || return
+	capid=$iop_capture_pid
+	iop_ptp4l "$pns" "$pd" eth0 || return
+	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
+	iop_measure_servo "$tag" "our unicast P2P slave over $tr" "$od" "$pd" ||
+		return
+	if [ "$tr" = UDPv4 ]; then
+		iop_no_refusal "$tag" "$od/clockd.log" refused
+		uni_check "$tag" "$ons" "$od" '
+c = u["client"]
+assert "server" not in u, u
+m = c["masters"][0]
+assert c["masters_total"] == 1 and m["address"] == "'"$MASTER_IP"'", c
+assert m["state"] == "have_sydy" and m["port_identity"], c
+assert {g["message"] for g in m["grants"]} == {"announce", "sync"}, c
+p = c["peer"]
+assert p["address"] == "'"$MASTER_IP"'" and p["grants"] >= 1, p
+assert p["grant"]["message"] == "pdelay_resp" and p["grant"]["expires_in_s"] > 0, p
+assert p["refusals"] == 0 and c["refusals"] == 0, c' \
+			'^ptpsep_unicast_peer_granted{port="1",iface="eth0",address="'"$MASTER_IP"'"} 1$' \
+			'^ptpsep_unicast_master_state{port="1",iface="eth0",address="'"$MASTER_IP"'"} 4$'
+	fi
+	iop_capture_stop "$capid"
+	ours="$f.src == $ca" theirs="$f.src == $ga"
+	iop_wire_check "$tag" "$cap" "$ours" 12 2
+	[ "$tr" = UDPv4 ] &&
+		iop_expect_count "$tag" "$cap" "$ours && ptp.v2.sig.tlv.tlvType == 4 && ptp.v2.sig.tlv.messageType == 3" -gt 0
+	iop_expect_count "$tag" "$cap" "$theirs && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField > 0" -gt 0
+	p2p_answered "$tag" "$cap" "$f" "$ca" "$ga" 10
+	# ptp4l's own Pdelay_Req are multicast (it has no table): answered so
+	iop_expect_count "$tag" "$cap" "$ours && (ptp.v2.messagetype == 2 || ptp.v2.messagetype == 12) && $f.dst != $ga" -eq 0
+	itest_stop
+}
+
+case_sl() { p2p_sl sl UDPv4 "iop$$p" "iop$$o"; }
+case_l2() { p2p_sl l2 L2 "iop$$u" "iop$$v"; }
+case_gm() { p2p_gm gm UDPv4 "iop$$m" "iop$$s"; }
+case_l2gm() { p2p_gm l2gm L2 "iop$$w" "iop$$x"; }
 
 # uni_check TAG NS DIR PYTHON [REGEX]...: `ptpctl --json status` of the
 # daemons in DIR, its first port's "unicast" object as u, passes the
@@ -211,12 +260,12 @@ print(" ".join(f))' <<<"$out" >"$dir/om.txt" 2>&1; then
 # rejected, the counters show them, and ptp4l's unicast Pdelay_Req are
 # still answered unicast (as ptp4l's responder does).
 case_rf() {
-	local pns=iop$$q ons=iop$$r pd od cap capid n r
+	local pns=iop$$q ons=iop$$r pd od cap capid n
 	itest_pair "$pns" "$ons" || return
 	itest_tmpdir pd
 	itest_tmpdir od
-	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-SLAVE.cfg \
-		-e "s/192\.168\.4\.44$/$MASTER_IP/" \
+	iop_debian_cfg "$pd/ptp4l.conf" "$pd" "$CONFIGS/UNICAST-SLAVE.cfg" \
+		"delay_mechanism P2P" -e "s/192\.168\.4\.44$/$MASTER_IP/" \
 		-e '/^\[eth0\]/,/^\[/s/^\(unicast_master_table[[:space:]]*\)1$/\13/'
 	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 priority1 100 \
 		unicast_listen 1 delay_mechanism P2P unicast_min_log_interval 1
@@ -226,8 +275,8 @@ case_rf() {
 	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
 	iop_ptp4l "$ons" "$pd" eth0 || return
 	# Sync is asked once ptp4l's BMCA chose us (after an Announce or two)
-	if wait_samples "$pd/ptp4l.log" 'PDELAY_RESP rejected' 2 "$LOCK_TIMEOUT" &&
-	    wait_samples "$pd/ptp4l.log" 'SYNC rejected' 1 "$LOCK_TIMEOUT"; then
+	if iop_wait_samples "$pd/ptp4l.log" 'PDELAY_RESP rejected' 2 "$LOCK_TIMEOUT" &&
+	    iop_wait_samples "$pd/ptp4l.log" 'SYNC rejected' 1 "$LOCK_TIMEOUT"; then
 		pass "rf: ptp4l: $(grep -c 'rejected' "$pd/ptp4l.log") grants rejected ($(grep -o 'grant of [A-Z_]* rejected' "$pd/ptp4l.log" | sort -u | tr '\n' ';'))"
 	else
 		fail "rf: ptp4l did not log two PDELAY_RESP and one SYNC refusals in ${LOCK_TIMEOUT}s"
@@ -241,183 +290,8 @@ assert s["grants"] >= 1 and s["clients"] == 1, s' \
 		'^ptpsep_unicast_grants_total{port="1",iface="eth0"} [1-9][0-9]*$'
 	iop_capture_stop "$capid"
 	iop_wire_check "rf" "$cap" "ip.src == $MASTER_IP" 12 3
-	expect_count "rf" "$cap" "ip.src == $MASTER_IP && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField == 0" -gt 1
-	n=$(iop_count "$cap" "ip.src == $SLAVE_IP && ptp.v2.messagetype == 2 && ip.dst == $MASTER_IP && ptp.v2.flags.unicast == 1")
-	r=$(iop_count "$cap" "ip.src == $MASTER_IP && ptp.v2.messagetype == 3 && ip.dst == $SLAVE_IP && ptp.v2.flags.unicast == 1")
-	if [ "${n:-0}" -gt 3 ] && [ "${r:-0}" -ge $((n - 2)) ]; then
-		pass "rf: wire: $n unicast Pdelay_Req from ptp4l, $r unicast Pdelay_Resp of ours"
-	else
-		fail "rf: wire: ${n:-?} unicast Pdelay_Req from ptp4l, ${r:-?} unicast Pdelay_Resp of ours"
-	fi
-	itest_stop
-}
-
-# The sl case over L2: UNICAST-SLAVE.cfg's L2 table (2) with our MAC and a
-# peer_address line of it (the file has no L2 peer table), network_transport
-# L2: ptp4l's Pdelay_Req go to our MAC, our Pdelay_Resp and Follow_Up to
-# its MAC, all with the unicastFlag.
-case_l2() {
-	local pns=iop$$u ons=iop$$v pd od cap capid gmac cmac n r from
-	itest_pair "$pns" "$ons" || return
-	itest_tmpdir pd
-	itest_tmpdir od
-	gmac=$(ip -n "$pns" -br link show dev eth0 | awk '{ print $3 }')
-	cmac=$(ip -n "$ons" -br link show dev eth0 | awk '{ print $3 }')
-	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-SLAVE.cfg \
-		-e "s/^L2\([[:space:]]*\)00:11:22:33:44:55\$/peer_address $gmac\nL2\1$gmac/" \
-		-e '/^\[eth0\]/,/^\[/s/^\(unicast_master_table[[:space:]]*\)1$/\12/'
-	printf 'network_transport L2\n' >>"$pd/ptp4l.conf"
-	grep -q "^peer_address $gmac$" "$pd/ptp4l.conf" ||
-		{ fail "l2: UNICAST-SLAVE.cfg: no L2 table line to make ours"; return; }
-	itest_conf "$od/ptp.conf" "$od" network_transport L2 priority1 100 \
-		unicast_listen 1 delay_mechanism P2P
-	cap=$pd/capture.pcapng
-	iop_capture_start "$ons" eth0 "$cap" || return
-	capid=$iop_capture_pid
-	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
-	iop_ptp4l "$ons" "$pd" eth0 || return
-	if ! wait_samples "$pd/ptp4l.log" 'master offset' "$FREE_SKIP" \
-	    "$LOCK_TIMEOUT"; then
-		fail "l2: ptp4l printed no $FREE_SKIP offsets in ${LOCK_TIMEOUT}s"
-		tail -20 "$pd/ptp4l.log"; tail -20 "$od/clockd.log"
-		return
-	fi
-	from=$(grep -n 'master offset' "$pd/ptp4l.log" | sed -n "${FREE_SKIP}p" |
-		cut -d: -f1)
-	sleep "$MEASURE"
-	itest_measure "l2: ptp4l unicast P2P client over L2" "$pd/ptp4l.log" \
-		"$((from - 1))" free
-	if grep -q 'rejected\|refused' "$pd/ptp4l.log"; then
-		fail "l2: ptp4l logged a refusal"; grep 'rejected\|refused' "$pd/ptp4l.log"
-	else
-		pass "l2: ptp4l logged no rejected grant"
-	fi
-	iop_capture_stop "$capid"
-	local ours="eth.src == $gmac"
-	iop_wire_check "l2" "$cap" "$ours" 12 3 10
-	expect_count "l2" "$cap" "$ours && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField > 0" -gt 0
-	n=$(iop_count "$cap" "eth.src == $cmac && ptp.v2.messagetype == 2 && eth.dst == $gmac && ptp.v2.flags.unicast == 1")
-	r=$(iop_count "$cap" "$ours && ptp.v2.messagetype == 3 && eth.dst == $cmac && ptp.v2.flags.unicast == 1")
-	if [ "${n:-0}" -gt 10 ] && [ "${r:-0}" -ge $((n - 2)) ]; then
-		pass "l2: wire: $n unicast Pdelay_Req from ptp4l, $r unicast Pdelay_Resp of ours"
-	else
-		fail "l2: wire: ${n:-?} unicast Pdelay_Req from ptp4l, ${r:-?} unicast Pdelay_Resp of ours"
-	fi
-	expect_count "l2" "$cap" "eth.src == $cmac && ptp.v2.messagetype == 2 && eth.dst != $gmac" -eq 0
-	expect_count "l2" "$cap" "$ours && ptp.v2.messagetype == 10 && eth.dst == $cmac && ptp.v2.flags.unicast == 1" -ge "$((n - 2))"
-	itest_stop
-}
-
-# The gm case over L2: our client's table names ptp4l's MAC as its master
-# and peer_address; our Pdelay_Req all go to that MAC, answered unicast.
-case_l2gm() {
-	local pns=iop$$w ons=iop$$x pd od cap capid gmac cmac n r from
-	itest_pair "$pns" "$ons" || return
-	itest_tmpdir pd
-	itest_tmpdir od
-	gmac=$(ip -n "$pns" -br link show dev eth0 | awk '{ print $3 }')
-	cmac=$(ip -n "$ons" -br link show dev eth0 | awk '{ print $3 }')
-	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-MASTER.cfg -e ''
-	printf 'priority1 100\nnetwork_transport L2\n' >>"$pd/ptp4l.conf"
-	itest_conf "$od/ptp.conf" "$od" network_transport L2 clientOnly 1 \
-		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000 \
-		unicast_req_duration 60 delay_mechanism P2P
-	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
-	printf '[unicast_master_table]\ntable_id 2\nlogQueryInterval 2\npeer_address %s\nL2 %s\n[eth0]\nunicast_master_table 2\n' \
-		"$gmac" "$gmac" >>"$od/ptp.conf"
-	cap=$pd/capture.pcapng
-	iop_capture_start "$pns" eth0 "$cap" || return
-	capid=$iop_capture_pid
-	iop_ptp4l "$pns" "$pd" eth0 || return
-	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
-	if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
-		fail "l2gm: our slave did not lock in ${LOCK_TIMEOUT}s"
-		tail -20 "$od/clockd.log"; tail -20 "$pd/ptp4l.log"
-		return
-	fi
-	pass "l2gm: our unicast P2P slave locked to ptp4l over L2"
-	sleep "$SETTLE"
-	from=$(wc -l <"$od/clockd.log")
-	sleep "$MEASURE"
-	itest_measure "l2gm: our unicast P2P slave over L2" "$od/clockd.log" \
-		"$from" servo
-	iop_capture_stop "$capid"
-	local ours="eth.src == $cmac"
-	iop_wire_check "l2gm" "$cap" "$ours" 12 2
-	expect_count "l2gm" "$cap" "eth.src == $gmac && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField > 0" -gt 0
-	n=$(iop_count "$cap" "$ours && ptp.v2.messagetype == 2 && eth.dst == $gmac && ptp.v2.flags.unicast == 1")
-	r=$(iop_count "$cap" "eth.src == $gmac && ptp.v2.messagetype == 3 && eth.dst == $cmac && ptp.v2.flags.unicast == 1")
-	if [ "${n:-0}" -gt 10 ] && [ "${r:-0}" -ge $((n - 2)) ]; then
-		pass "l2gm: wire: $n unicast Pdelay_Req of ours, $r unicast Pdelay_Resp from ptp4l"
-	else
-		fail "l2gm: wire: ${n:-?} unicast Pdelay_Req of ours, ${r:-?} unicast Pdelay_Resp from ptp4l"
-	fi
-	expect_count "l2gm" "$cap" "$ours && (ptp.v2.messagetype == 2 || ptp.v2.messagetype == 12) && eth.dst != $gmac" -eq 0
-	itest_stop
-}
-
-case_gm() {
-	local pns=iop$$m ons=iop$$s pd od cap capid steps from n r
-	itest_pair "$pns" "$ons" || return
-	itest_tmpdir pd
-	itest_tmpdir od
-	debian_cfg "$pd/ptp4l.conf" "$pd" UNICAST-MASTER.cfg -e ''
-	echo "priority1 100" >>"$pd/ptp4l.conf"
-	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 clientOnly 1 \
-		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000 \
-		unicast_req_duration 60 delay_mechanism P2P
-	# our table, in ptp4l's syntax (UNICAST-SLAVE.cfg's table 3), and the
-	# port that uses it
-	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
-	printf '[unicast_master_table]\ntable_id 3\nlogQueryInterval 2\npeer_address %s\nUDPv4 %s\n[eth0]\nunicast_master_table 3\n' \
-		"$MASTER_IP" "$MASTER_IP" >>"$od/ptp.conf"
-	cap=$pd/capture.pcapng
-	iop_capture_start "$pns" eth0 "$cap" || return
-	capid=$iop_capture_pid
-	iop_ptp4l "$pns" "$pd" eth0 || return
-	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
-	if ! wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
-		fail "gm: our slave did not lock in ${LOCK_TIMEOUT}s"
-		tail -20 "$od/clockd.log"; tail -20 "$pd/ptp4l.log"
-		return
-	fi
-	pass "gm: our unicast P2P slave locked to ptp4l"
-	sleep "$SETTLE"
-	from=$(wc -l <"$od/clockd.log")
-	sleep "$MEASURE"
-	itest_measure "gm: our unicast P2P slave" "$od/clockd.log" "$from" servo
-	if grep -q 'refused' "$od/clockd.log"; then
-		fail "gm: our client logged a refusal"; grep 'refused' "$od/clockd.log"
-	else
-		pass "gm: our client logged no refused grant"
-	fi
-	uni_check gm "$ons" "$od" '
-c = u["client"]
-assert "server" not in u, u
-m = c["masters"][0]
-assert c["masters_total"] == 1 and m["address"] == "'"$MASTER_IP"'", c
-assert m["state"] == "have_sydy" and m["port_identity"], c
-assert {g["message"] for g in m["grants"]} == {"announce", "sync"}, c
-p = c["peer"]
-assert p["address"] == "'"$MASTER_IP"'" and p["grants"] >= 1, p
-assert p["grant"]["message"] == "pdelay_resp" and p["grant"]["expires_in_s"] > 0, p
-assert p["refusals"] == 0 and c["refusals"] == 0, c' \
-		'^ptpsep_unicast_peer_granted{port="1",iface="eth0",address="'"$MASTER_IP"'"} 1$' \
-		'^ptpsep_unicast_master_state{port="1",iface="eth0",address="'"$MASTER_IP"'"} 4$'
-	iop_capture_stop "$capid"
-	local ours="ip.src == $SLAVE_IP" theirs="ip.src == $MASTER_IP"
-	iop_wire_check "gm" "$cap" "$ours" 12 2
-	expect_count "gm" "$cap" "$ours && ptp.v2.sig.tlv.tlvType == 4 && ptp.v2.sig.tlv.messageType == 3" -gt 0
-	expect_count "gm" "$cap" "$theirs && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField > 0" -gt 0
-	n=$(iop_count "$cap" "$ours && ptp.v2.messagetype == 2 && ip.dst == $MASTER_IP && ptp.v2.flags.unicast == 1")
-	r=$(iop_count "$cap" "$theirs && ptp.v2.messagetype == 3 && ip.dst == $SLAVE_IP && ptp.v2.flags.unicast == 1")
-	if [ "${n:-0}" -gt 10 ] && [ "${r:-0}" -ge $((n - 2)) ]; then
-		pass "gm: wire: $n unicast Pdelay_Req of ours, $r unicast Pdelay_Resp from ptp4l"
-	else
-		fail "gm: wire: ${n:-?} unicast Pdelay_Req of ours, ${r:-?} unicast Pdelay_Resp from ptp4l"
-	fi
-	# ptp4l's own Pdelay_Req are multicast (it has no table): answered so
-	expect_count "gm" "$cap" "$ours && (ptp.v2.messagetype == 2 || ptp.v2.messagetype == 12) && ip.dst != $MASTER_IP" -eq 0
+	iop_expect_count "rf" "$cap" "ip.src == $MASTER_IP && ptp.v2.sig.tlv.tlvType == 5 && ptp.v2.sig.tlv.messageType == 3 && ptp.v2.sig.tlv.durationField == 0" -gt 1
+	p2p_answered rf "$cap" ip "$SLAVE_IP" "$MASTER_IP" 3
 	itest_stop
 }
 
