@@ -199,6 +199,15 @@ for prog in clockd/ptp-clockd netd/ptp-netd; do
 		pass "${prog#*/} accepts etc/ptpsep.conf" ||
 		fail "${prog#*/} on etc/ptpsep.conf: $(grep -v warning "$tmp/out" | head -3)"
 done
+# etc/profiles/enterprise.cfg (RFC 9760): every key of it implemented,
+# so it loads without a warning.
+for prog in clockd/ptp-clockd netd/ptp-netd; do
+	"$b/$prog" -f "${top_srcdir:-.}/etc/profiles/enterprise.cfg" \
+		--time_stamping=software --check-config >"$tmp/out" 2>&1 &&
+		grep -q "OK (0 warning(s)" "$tmp/out" &&
+		pass "${prog#*/} accepts etc/profiles/enterprise.cfg, no warning" ||
+		fail "${prog#*/} on etc/profiles/enterprise.cfg: $(head -3 "$tmp/out")"
+done
 
 # The pairs that fit are accepted.
 # auto needs no hardware here: the driver is asked when netd starts
