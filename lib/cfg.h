@@ -331,6 +331,19 @@ const struct cfg_utab *cfg_utab_port(const struct cfg *cfg,
  * daemon refuses to start as its --check-config says.
  */
 int cfg_utab_check(const struct cfg *cfg, char *why, size_t len);
+/*
+ * The telecom profiles' fixed values (lib/cfg_profile.c): with
+ * dataset_comparison G.8275.x, a domainNumber outside G.8275.1's 24..43
+ * (over L2) or G.8275.2's 44..63 (over UDP), a priority1 other than 128,
+ * or a clockClass / holdover_clock_class that is none of G.8275.1 Table
+ * 2's.  ptp4l takes them all, and so do we: fn (if not NULL) gets one
+ * "FILE:LINE: ..." (or "... (the default)") per finding.  Returns how
+ * many.
+ * cfg_utab_check() runs it with log_warnx(), so that both daemons say it
+ * at start and in --check-config.
+ */
+size_t cfg_profile_check(const struct cfg *cfg,
+    void (*fn)(void *arg, const char *msg), void *arg);
 /* "192.0.2.1", "2001:db8::1", "00:11:22:33:44:55"; returns buf. */
 const char *cfg_uaddr_str(const struct cfg_uaddr *a, char *buf, size_t len);
 

@@ -41,6 +41,7 @@
 #include "cfg.h"
 #include "cfg_utab.h"
 #include "cfg_value.h"
+#include "log.h"
 
 static const char *const trans_names[] = {
 	[CFG_TRANS_UDPV4] = "UDPv4",
@@ -293,6 +294,13 @@ check_addr(const struct cfg *cfg, const struct cfg_utab *t,
 	return -1;
 }
 
+static void
+profile_log(void *arg, const char *msg)
+{
+	(void)arg;
+	log_warnx("%s", msg);
+}
+
 int
 cfg_utab_check(const struct cfg *cfg, char *why, size_t len)
 {
@@ -302,6 +310,9 @@ cfg_utab_check(const struct cfg *cfg, char *why, size_t len)
 	size_t i, j;
 	int id;
 
+	/* Not about the tables, but run where every daemon checks a loaded
+	 * configuration (cli_validate()): the profiles' ranges. */
+	(void)cfg_profile_check(cfg, profile_log, NULL);
 	/* i == 0: the global value (ptp4l's default for every port). */
 	for (i = 0; i <= cfg_port_count(cfg); i++) {
 		port = i == 0 ? NULL : cfg_port_name(cfg, i - 1);

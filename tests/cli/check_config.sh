@@ -374,7 +374,10 @@ for prof in UNICAST-MASTER UNICAST-SLAVE G.8265.1 G.8275.1 G.8275.2; do
 		fi
 		warned=$(sed -n "s/.*warning: .*:[0-9]*: key '\([^']*\)' is known to ptp4l but not implemented.*/\1/p" "$tmp/err" | sort -u | tr '\n' ' ')
 		warned=${warned% }
-		other=$(grep "warning" "$tmp/err" | grep -v "is known to ptp4l but not implemented")
+		# Debian's 3.1.1 telecom files set no domainNumber: domain 0,
+		# outside the profile's range (lib/cfg_profile.c), said once.
+		other=$(grep "warning" "$tmp/err" | grep -v "is known to ptp4l but not implemented" |
+			grep -v "domainNumber 0 is outside $prof's range .* (the default)$")
 		extra= done_keys=
 		for k in $warned; do
 			case " ${profile_unimpl[$prof]} " in
@@ -394,6 +397,49 @@ for prof in UNICAST-MASTER UNICAST-SLAVE G.8265.1 G.8275.1 G.8275.2; do
 			fail "$name on $prof.cfg: unexpected warnings:$extra $other"
 		fi
 	done
+done
+
+# The telecom profiles' ranges (lib/cfg_profile.c): Debian's G.8275.1.cfg
+# and G.8275.2.cfg warn about their domain 0 (ptp4l 3.1.1 takes it, so
+# do we); in range, and with G.8275.1's priority1 128, they say nothing;
+# priority1 100, a domain of the other profile and a clockClass G.8275.1
+# Table 2 does not have are each named with file and line; all load.
+for prof in G.8275.1 G.8275.2; do
+	for prog in clockd/ptp-clockd netd/ptp-netd; do
+		name=${prog#*/}
+		"$b/$prog" -f "$cfgdir/$prof.cfg" --check-config >"$tmp/out" 2>&1
+		rc=$?
+		if [ $rc = 0 ] && [ "$(grep -c "domainNumber 0 is outside $prof's range" "$tmp/out")" = 1 ]; then
+			pass "$name warns once that $prof.cfg runs in domain 0, outside $prof's range"
+		else
+			fail "$name on $prof.cfg: exit $rc, no domain warning: $(grep -i warning "$tmp/out" | grep -v implemented | head -3)"
+		fi
+	done
+done
+dom1=24 dom2=44
+for prof in G.8275.1 G.8275.2; do
+	d=$([ $prof = G.8275.1 ] && echo $dom1 || echo $dom2)
+	other=$([ $prof = G.8275.1 ] && echo $dom2 || echo $dom1)
+	{ cat "$cfgdir/$prof.cfg"; echo "domainNumber $d"; } >"$tmp/in.cfg"
+	"$b/clockd/ptp-clockd" -f "$tmp/in.cfg" --check-config >"$tmp/out" 2>&1
+	if [ $? = 0 ] && ! grep -q "outside\|fixes it\|not a clockClass" "$tmp/out"; then
+		pass "$prof with domainNumber $d: no profile warning"
+	else
+		fail "$prof with domainNumber $d: $(grep -i warning "$tmp/out" | grep -v implemented | head -3)"
+	fi
+	{ cat "$cfgdir/$prof.cfg"; echo "domainNumber $other"; echo "priority1 100";
+	  echo "clockClass 52"; } >"$tmp/in.cfg"
+	n=$(wc -l <"$tmp/in.cfg")
+	"$b/clockd/ptp-clockd" -f "$tmp/in.cfg" --check-config >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc = 0 ] &&
+	    grep -q "in.cfg:$((n - 2)): domainNumber $other is outside $prof's range" "$tmp/out" &&
+	    grep -q "in.cfg:$((n - 1)): priority1 100: $prof fixes it at 128" "$tmp/out" &&
+	    grep -q "in.cfg:$n: clockClass 52 is not a clockClass of $prof" "$tmp/out"; then
+		pass "$prof: domain $other, priority1 100 and clockClass 52 each warned about with file and line, and loaded"
+	else
+		fail "$prof: exit $rc: $(grep -i warning "$tmp/out" | grep -v implemented | head -4)"
+	fi
 done
 
 echo "check_config: $fails failure(s)"

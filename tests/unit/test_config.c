@@ -1128,6 +1128,88 @@ test_step_harmonise(void **state)
 	}
 }
 
+/* ---- the telecom profiles' ranges (lib/cfg_profile.c) ---- */
+
+struct prof_msgs {
+	size_t n;
+	char m[8][256];
+};
+
+static void
+prof_collect(void *arg, const char *msg)
+{
+	struct prof_msgs *pm = arg;
+
+	if (pm->n < 8)
+		snprintf(pm->m[pm->n], sizeof(pm->m[0]), "%s", msg);
+	pm->n++;
+}
+
+/* Loads text, returns how many profile findings, first message in pm. */
+static size_t
+prof_check(const char *text, struct prof_msgs *pm)
+{
+	struct cfg *cfg = new_cfg();
+	size_t n;
+
+	memset(pm, 0, sizeof(*pm));
+	assert_int_equal(load(cfg, text), 0);
+	n = cfg_profile_check(cfg, prof_collect, pm);
+	assert_int_equal(n, pm->n);
+	cfg_free(cfg);
+	return n;
+}
+
+static void
+test_profile_ranges(void **state)
+{
+	struct prof_msgs pm;
+
+	(void)state;
+	/* The default profile: nothing is checked. */
+	assert_int_equal(prof_check("[global]\ndomainNumber 100\n"
+	    "priority1 1\nclockClass 52\n", &pm), 0);
+	/* G.8275.1 (L2): domain 24..43, priority1 128. */
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "network_transport L2\ndomainNumber 24\n", &pm), 0);
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "network_transport L2\ndomainNumber 43\nclockClass 6\n"
+	    "holdover_clock_class 7\n", &pm), 0);
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "network_transport L2\n", &pm), 1);
+	assert_string_equal(pm.m[0], "domainNumber 0 is outside G.8275.1's "
+	    "range 24..43 (default 24; ITU-T G.8275.1 Annex A); ptp4l takes "
+	    "it, and so do we (the default)");
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "network_transport L2\ndomainNumber 44\npriority1 100\n", &pm),
+	    2);
+	assert_non_null(strstr(pm.m[0], "t.cfg:4: domainNumber 44 is outside "
+	    "G.8275.1's range 24..43"));
+	assert_non_null(strstr(pm.m[1], "t.cfg:5: priority1 100: G.8275.1 "
+	    "fixes it at 128"));
+	/* G.8275.2 (UDP): domain 44..63. */
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "domainNumber 44\n", &pm), 0);
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "network_transport UDPv6\ndomainNumber 63\n", &pm), 0);
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "domainNumber 24\n", &pm), 1);
+	assert_non_null(strstr(pm.m[0], "outside G.8275.2's range 44..63"));
+	/* clockClass: G.8275.1 Table 2's only; a client's is not checked
+	 * (it announces 255); holdover_clock_class 0 is "none". */
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "domainNumber 44\nclockClass 52\nholdover_clock_class 100\n",
+	    &pm), 2);
+	assert_non_null(strstr(pm.m[0], "t.cfg:4: clockClass 52 is not a "
+	    "clockClass of G.8275.2"));
+	assert_non_null(strstr(pm.m[1], "t.cfg:5: holdover_clock_class 100"));
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "domainNumber 44\nclientOnly 1\n", &pm), 0);
+	assert_int_equal(prof_check("[global]\ndataset_comparison G.8275.x\n"
+	    "domainNumber 44\nclockClass 165\nholdover_clock_class 135\n",
+	    &pm), 0);
+}
+
 int
 main(void)
 {
@@ -1164,6 +1246,7 @@ main(void)
 		cmocka_unit_test(test_key_audit),
 		cmocka_unit_test(test_key_audit_file),
 		cmocka_unit_test(test_step_harmonise),
+		cmocka_unit_test(test_profile_ranges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
