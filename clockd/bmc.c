@@ -337,3 +337,18 @@ bmc_select(const struct bmc_dataset *d0, struct bmc_port_input *ports,
 	}
 	return best;
 }
+
+size_t
+bmc_apply_class_threshold(struct bmc_port_input *ports, size_t n,
+    unsigned int threshold)
+{
+	size_t i, cleared = 0;
+
+	for (i = 0; i < n; i++)
+		if (ports[i].erbest != NULL &&
+		    ports[i].erbest->quality.clock_class > threshold) {
+			ports[i].erbest = NULL;
+			cleared++;
+		}
+	return cleared;
+}

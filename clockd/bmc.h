@@ -178,4 +178,15 @@ struct bmc_port_input {
 int bmc_select(const struct bmc_dataset *d0, struct bmc_port_input *ports,
     size_t n, unsigned int flags);
 
+/*
+ * clock_class_threshold (ptp4l >= 4.0, default 248, range 6..248): a
+ * master whose grandmasterClockQuality.clockClass is above it is not
+ * used, as if never heard (ptp4l drops its Announce, with stepsRemoved's
+ * 9.3.2.5 d test).  Clears the erbest of each port whose Erbest is such a
+ * master, before bmc_select().  Returns how many it cleared.
+ */
+#define BMC_CLASS_THRESHOLD_DEFAULT	248
+size_t bmc_apply_class_threshold(struct bmc_port_input *ports, size_t n,
+    unsigned int threshold);
+
 #endif /* PTPSEP_BMC_H */

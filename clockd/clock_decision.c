@@ -59,6 +59,13 @@ clock_ev_bmc(void *arg)
 		in[i].master_only = p->kind == FSM_MASTER_ONLY;
 		in[i].decision = BMC_D_NONE;
 	}
+	/* clock_class_threshold: a master of a worse class is not used
+	 * (ptp4l 4.x ignores its Announces). */
+	if (bmc_apply_class_threshold(in, c->nports, (unsigned)cfg_get_int(
+	    c->cfg, NULL, "clock_class_threshold")) > 0)
+		log_rl(LOG_LVL_WARN, "a master's clockClass is above "
+		    "clock_class_threshold %d: not used",
+		    cfg_get_int(c->cfg, NULL, "clock_class_threshold"));
 	best = bmc_select(&d0, in, c->nports,
 	    (c->dds.slave_only ? BMC_F_SLAVE_ONLY : 0) |
 	    (c->dscmp == BMC_DSCMP_G8275 ? BMC_F_G8275 : 0));

@@ -287,7 +287,9 @@ static const struct cfg_key keys[] = {
 	G_INT("clockAccuracy", IMPL, 0xfe, 0, UINT8_MAX),
 	G_INT("clockClass", IMPL, 248, 0, UINT8_MAX),
 	G_STR("clockIdentity", UNIMPL, "000000.0000.000000"),
-	G_INT4("clock_class_threshold", 248, 6, 248),
+	/* ptp4l 4.x's key, implemented (clockd/bmc.c). */
+	ITEM_INT("clock_class_threshold", CFG_SC_GLOBAL, IMPL, CFG_KF_PTP4L_4X,
+	    248, 6, 248, NULL),
 	O_STR("clock_device", "auto", check_clock_device),
 	G_ENU("clock_servo", IMPL, CFG_SERVO_KALMAN, clock_servo_vals),
 	G_ENU("clock_type", UNIMPL, 0, clock_type_vals),

@@ -537,6 +537,58 @@ test_select_one_port(void **state)
 	assert_int_equal(bmc_select(&d0, p, 0, 0), -1);
 }
 
+/*
+ * clock_class_threshold (ptp4l 4.x): a grandmaster of a class above the
+ * threshold is not used.  A G.8275.1 T-TSC with threshold 7 follows a
+ * locked (6) or holdover-in-spec (7) T-GM, not a free-running one (248):
+ * with that one only, the port has no Erbest and stays LISTENING until
+ * its announce timeout (ptp4l: "ignoring master"); of two ports the one whose master is within the threshold wins
+ * even when the other's is better by the dataset comparison.
+ */
+static void
+test_class_threshold(void **state)
+{
+	struct bmc_dataset d0 = d0_class(248);
+	struct bmc_dataset locked = heard(0x60, 128, 0, 0x60, 1);
+	struct bmc_dataset freerun = heard(0x61, 100, 0, 0x61, 2);
+	struct bmc_port_input p[2];
+
+	(void)state;
+	locked.quality.clock_class = 6;
+	freerun.quality.clock_class = 248;
+	memset(p, 0, sizeof(p));
+	p[0].state = p[1].state = PS_LISTENING;
+	p[0].erbest = &freerun;
+	/* The default keeps every class a master may announce. */
+	assert_int_equal(bmc_apply_class_threshold(p, 1,
+	    BMC_CLASS_THRESHOLD_DEFAULT), 0);
+	assert_ptr_equal(p[0].erbest, &freerun);
+	assert_int_equal(bmc_select(&d0, p, 1, BMC_F_SLAVE_ONLY), 0);
+	assert_int_equal(p[0].decision, BMC_D_S1);
+	/* Threshold 7: the free-running one is not used. */
+	assert_int_equal(bmc_apply_class_threshold(p, 1, 7), 1);
+	assert_null(p[0].erbest);
+	assert_int_equal(bmc_select(&d0, p, 1, BMC_F_SLAVE_ONLY), -1);
+	assert_int_equal(p[0].decision, BMC_D_NONE);
+	assert_int_equal(bmc_select(&d0, p, 1, 0), -1);
+	assert_int_equal(p[0].decision, BMC_D_NONE);
+	/* Class 7 is within threshold 7: used. */
+	freerun.quality.clock_class = 7;
+	p[0].erbest = &freerun;
+	assert_int_equal(bmc_apply_class_threshold(p, 1, 7), 0);
+	/* Two ports: priority1 100 at 248 beats priority1 128 at 6 by the
+	 * IEEE comparison, but with threshold 7 port 1's master is used. */
+	freerun.quality.clock_class = 248;
+	p[0].erbest = &locked;
+	p[1].erbest = &freerun;
+	assert_int_equal(bmc_select(&d0, p, 2, BMC_F_SLAVE_ONLY), 1);
+	assert_int_equal(bmc_apply_class_threshold(p, 2, 7), 1);
+	assert_ptr_equal(p[0].erbest, &locked);
+	assert_null(p[1].erbest);
+	assert_int_equal(bmc_select(&d0, p, 2, BMC_F_SLAVE_ONLY), 0);
+	assert_int_equal(p[0].decision, BMC_D_S1);
+}
+
 /* Boundary clock, port 1 hears GM 0x01 directly, port 2 hears it through
  * boundary clock X one step further.  Port 2 is PASSIVE if our identity is
  * above X's (Figure 35: receiver > sender), else MASTER (M3). */
@@ -1078,6 +1130,7 @@ main(void)
 		cmocka_unit_test(test_g8275_decision),
 		cmocka_unit_test(test_g8275_select_two_gms),
 		cmocka_unit_test(test_g8275_select_prtc_passive),
+		cmocka_unit_test(test_class_threshold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
