@@ -53,28 +53,6 @@ done <"$PROFILE"
 ent_hybrid=$(awk '$1 == "hybrid_e2e" { print $2 }' "$PROFILE")
 [ "$ent_hybrid" = 1 ] || { echo "FAIL: $PROFILE: hybrid_e2e is not 1"; exit 1; }
 
-# ent_samples LOG PATTERN N SECONDS: wait until LOG has N lines matching.
-ent_samples() {
-	local t0=$SECONDS
-	until [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; do
-		((SECONDS - t0 > $4)) && return 1
-		sleep 1
-	done
-}
-
-# ent_expect TAG FILE FILTER OP N: the count of FILTER's frames is OP N
-# (-eq, -gt); a filter tshark cannot run fails.
-ent_expect() {
-	local n
-	if ! n=$(iop_count "$2" "$3"); then
-		fail "$1: tshark cannot run '$3'"
-	elif [ "$n" "$4" "$5" ]; then
-		pass "$1: $n frames of '$3'"
-	else
-		fail "$1: $n frames of '$3', want $4 $5"
-	fi
-}
-
 # ent_parent TAG NS DIR CID: the ptp4l of DIR follows our clock CID.
 ent_parent() {
 	local gm par
@@ -129,7 +107,7 @@ mix_run() {
 	iop_ptp4l "$n2" "$d2" eth0 || return
 	for i in 1 2; do
 		eval "d=\$d$i"
-		if ! ent_samples "$d/ptp4l.log" 'master offset' "$FREE_SKIP" \
+		if ! iop_wait_samples "$d/ptp4l.log" 'master offset' "$FREE_SKIP" \
 		    "$LOCK_TIMEOUT"; then
 			fail "mix: ptp4l c$i printed no $FREE_SKIP offsets in ${LOCK_TIMEOUT}s"
 			tail -20 "$d/ptp4l.log"; tail -20 "$od/clockd.log"
@@ -169,21 +147,21 @@ mix_run() {
 	[ -n "$cid" ] || { fail "mix: no clock identity"; return; }
 	iop_wire_check "mix" "$cap" "ip.src == 10.201.0.1" 0 8 9 11
 	local gm='ip.src == 10.201.0.1' t='ptp.v2.messagetype'
-	ent_expect "mix: our Announce and Sync, not multicast" "$cap" \
+	iop_expect_count "mix: our Announce and Sync, not multicast" "$cap" \
 		"$gm && ($t == 0 || $t == 11) && ip.dst != $MCAST" -eq 0
-	ent_expect "mix: c1's Delay_Req, multicast" "$cap" \
+	iop_expect_count "mix: c1's Delay_Req, multicast" "$cap" \
 		"ip.src == 10.201.0.2 && $t == 1 && ip.dst == $MCAST" -gt 0
-	ent_expect "mix: c1's Delay_Req, not multicast" "$cap" \
+	iop_expect_count "mix: c1's Delay_Req, not multicast" "$cap" \
 		"ip.src == 10.201.0.2 && $t == 1 && ip.dst != $MCAST" -eq 0
-	ent_expect "mix: c2's Delay_Req, unicast to us" "$cap" \
+	iop_expect_count "mix: c2's Delay_Req, unicast to us" "$cap" \
 		"ip.src == 10.201.0.3 && $t == 1 && ip.dst == 10.201.0.1" -gt 0
-	ent_expect "mix: c2's Delay_Req, not unicast to us" "$cap" \
+	iop_expect_count "mix: c2's Delay_Req, not unicast to us" "$cap" \
 		"ip.src == 10.201.0.3 && $t == 1 && ip.dst != 10.201.0.1" -eq 0
-	ent_expect "mix: our Delay_Resp, multicast (c1's)" "$cap" \
+	iop_expect_count "mix: our Delay_Resp, multicast (c1's)" "$cap" \
 		"$gm && $t == 9 && ip.dst == $MCAST" -gt 0
-	ent_expect "mix: our Delay_Resp, unicast to c2" "$cap" \
+	iop_expect_count "mix: our Delay_Resp, unicast to c2" "$cap" \
 		"$gm && $t == 9 && ip.dst == 10.201.0.3" -gt 0
-	ent_expect "mix: our Delay_Resp, unicast to c1" "$cap" \
+	iop_expect_count "mix: our Delay_Resp, unicast to c1" "$cap" \
 		"$gm && $t == 9 && ip.dst == 10.201.0.2" -eq 0
 	# Every multicast Delay_Resp answers c1: its requestingPortIdentity
 	# is c1's (the port identity in c1's Delay_Req), never c2's.
@@ -191,7 +169,7 @@ mix_run() {
 	c2id=$("$TSHARK" -r "$cap" -n -Y "ip.src == 10.201.0.3 && $t == 1" \
 		-T fields -e ptp.v2.clockidentity 2>/dev/null | head -1)
 	if [ -n "$c2id" ]; then
-		ent_expect "mix: multicast Delay_Resp for c2" "$cap" \
+		iop_expect_count "mix: multicast Delay_Resp for c2" "$cap" \
 			"$gm && $t == 9 && ip.dst == $MCAST && ptp.v2.dr.requestingsourceportidentity == $c2id" -eq 0
 	else
 		fail "mix: no clock identity of c2 in the capture"
@@ -232,7 +210,7 @@ case_cl() {
 	capid=$iop_capture_pid
 	iop_ptp4l "$mns" "$pd" eth0 || return
 	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
-	if ! ent_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
+	if ! iop_wait_samples "$od/clockd.log" ' s2 freq' 1 "$LOCK_TIMEOUT"; then
 		fail "cl: our client did not lock in ${LOCK_TIMEOUT}s"
 		tail -20 "$od/clockd.log"; tail -10 "$pd/ptp4l.log"
 		return
@@ -244,11 +222,11 @@ case_cl() {
 		"$from" servo
 	iop_capture_stop "$capid"
 	iop_wire_check "cl" "$cap" "ip.src == 10.201.0.2" 1
-	ent_expect "cl: our Delay_Req, unicast to ptp4l" "$cap" \
+	iop_expect_count "cl: our Delay_Req, unicast to ptp4l" "$cap" \
 		"ip.src == 10.201.0.2 && $t == 1 && ip.dst == 10.201.0.1" -gt 0
-	ent_expect "cl: our Delay_Req, not unicast to ptp4l" "$cap" \
+	iop_expect_count "cl: our Delay_Req, not unicast to ptp4l" "$cap" \
 		"ip.src == 10.201.0.2 && $t == 1 && ip.dst != 10.201.0.1" -eq 0
-	ent_expect "cl: ptp4l's Delay_Resp, unicast to us" "$cap" \
+	iop_expect_count "cl: ptp4l's Delay_Resp, unicast to us" "$cap" \
 		"ip.src == 10.201.0.1 && $t == 9 && ip.dst == 10.201.0.2" -gt 0
 	itest_stop
 }
