@@ -155,7 +155,7 @@ poll_pair() {
 }
 
 finish_pair() {
-	local id=$1 pns ons pd od cid gm types
+	local id=$1 pns ons pd od cid types
 	pns=${p_pns[$id]}; ons=${p_ons[$id]}; pd=${p_pd[$id]}; od=${p_od[$id]}
 	cid=$(iop_status "$ons" "$od" clock_identity)
 	[ "${p_state[$id]}" = measured ] &&
@@ -166,12 +166,7 @@ finish_pair() {
 		types="11 0 8 9"
 	else
 		iop_one_step sl "$od"
-		gm=$(iop_status "$ons" "$od" gm_identity)
-		if [ -n "$gm" ] && [ "$gm" = "$(iop_ptp_id "$pns" "$pd")" ]; then
-			pass "sl: our grandmaster is ptp4l's $gm"
-		else
-			fail "sl: our grandmaster '$gm', ptp4l '$(iop_ptp_id "$pns" "$pd")'"
-		fi
+		iop_gm_is_ptp4l sl "$ons" "$od" "$pns" "$pd"
 		types="1"
 	fi
 	iop_capture_stop "${p_capid[$id]}"

@@ -101,10 +101,8 @@ case_gm() {
 	iop_utab "$pd/ptp4l.conf" 1 eth0 "UDPv4 $GM_IP"
 	iop_our_conf "$od/ptp.conf" "$od" clockClass $GM_CLASS
 	cap=$pd/capture.pcapng
-	iop_capture_start "$gns" eth0 "$cap" || return
+	iop_start_pair ours "$gns" "$gns" "$cns" "$pd" "$od" || return
 	capid=$iop_capture_pid
-	itest_daemons "$gns" "$od" "$od/ptp.conf" || return
-	iop_ptp4l "$cns" "$pd" eth0 || return
 	iop_measure_free gm "ptp4l $UPROF client of ours" "$pd" "$od" ||
 		{ itest_stop; return; }
 	iop_no_refusal gm "$pd/ptp4l.log"
@@ -118,7 +116,7 @@ case_gm() {
 # ---- sl: a ptp4l grandmaster, our client -----------------------------------
 
 case_sl() {
-	local gns=g82$$c cns=g82$$d pd od cap capid gm
+	local gns=g82$$c cns=g82$$d pd od cap capid
 	itest_pair "$gns" "$cns" || return
 	itest_tmpdir pd
 	itest_tmpdir od
@@ -127,19 +125,12 @@ case_sl() {
 		virtual_clock_offset_ns 1500000000 virtual_clock_freq_ppb 80000
 	iop_utab "$od/ptp.conf" 1 eth0 "UDPv4 $GM_IP"
 	cap=$pd/capture.pcapng
-	iop_capture_start "$gns" eth0 "$cap" || return
+	iop_start_pair ptp4l "$gns" "$gns" "$cns" "$pd" "$od" || return
 	capid=$iop_capture_pid
-	iop_ptp4l "$gns" "$pd" eth0 || return
-	itest_daemons "$cns" "$od" "$od/ptp.conf" || return
 	iop_measure_servo sl "our $UPROF client of a ptp4l grandmaster" \
 		"$od" "$pd" || { itest_stop; return; }
 	iop_one_step sl "$od"
-	gm=$(iop_status "$cns" "$od" gm_identity)
-	if [ -n "$gm" ] && [ "$gm" = "$(iop_ptp_id "$gns" "$pd")" ]; then
-		pass "sl: our grandmaster is ptp4l's $gm"
-	else
-		fail "sl: our grandmaster '$gm', ptp4l '$(iop_ptp_id "$gns" "$pd")'"
-	fi
+	iop_gm_is_ptp4l sl "$cns" "$od" "$gns" "$pd"
 	iop_capture_stop "$capid"
 	iop_wire_check "sl" "$cap" "ip.src == $CL_IP && !icmp" 12 1
 	iop_wire_profile "sl" "$cap"
@@ -148,26 +139,39 @@ case_sl() {
 
 # ---- lp: portDS.localPriority decides between two equal grandmasters ------
 
+# client_conf KIND DIR: the profile for a client of KIND in DIR, ours
+# (clientOnly 1, its ports' sections left to the caller) or ptp4l's
+# (slaveOnly 1); f is set to the file.
+client_conf() {
+	if [ "$1" = ours ]; then
+		f=$2/ptp.conf
+		ITEST_PORTS=" " iop_our_conf "$f" "$2" clientOnly 1
+	else
+		f=$2/ptp4l.conf
+		iop_ptp_conf "$2" slaveOnly 1
+	fi
+}
+
+# client_start KIND NS DIR IFACE...: start that client in NS (a ptp4l on
+# the interfaces IFACE, ours on those of its file).
+client_start() {
+	if [ "$1" = ours ]; then
+		itest_daemons "$2" "$3" "$3/ptp.conf"
+	else
+		iop_ptp4l "$2" "$3" "${@:4}"
+	fi
+}
+
 # lp_client KIND LP1 LP2 WANT NAME: a client of KIND (ours|ptp4l) with
 # localPriority LP1 on eth1 and LP2 on eth2 takes WANT (NAME) and keeps it.
 lp_client() {
 	local kind=$1 lp1=$2 lp2=$3 want=$4 name=$5 sd p0 f
 	itest_tmpdir sd
 	p0=${#itest_pids[@]}
-	if [ "$kind" = ours ]; then
-		f=$sd/ptp.conf
-		ITEST_PORTS=" " iop_our_conf "$f" "$sd" clientOnly 1
-	else
-		f=$sd/ptp4l.conf
-		iop_ptp_conf "$sd" slaveOnly 1
-	fi
+	client_conf "$kind" "$sd"
 	iop_utab "$f" 1 eth1 "UDPv4 10.201.1.1" G.8275.portDS.localPriority "$lp1"
 	iop_utab "$f" 2 eth2 "UDPv4 10.201.2.1" G.8275.portDS.localPriority "$lp2"
-	if [ "$kind" = ours ]; then
-		itest_daemons "$sn" "$sd" "$f" || return 1
-	else
-		iop_ptp4l "$sn" "$sd" eth1 eth2 || return 1
-	fi
+	client_start "$kind" "$sn" "$sd" eth1 eth2 || return 1
 	# Both grandmasters grant Announce (1/s) within a few seconds; two
 	# qualify a foreign master; then the choice must hold.
 	if iop_gm_holds "$kind" "$sn" "$sd" "$want" 5; then
@@ -268,19 +272,9 @@ tab_client() {
 	cap=$sd/capture.pcapng
 	iop_capture_start "$sn" eth0 "$cap" || return 1
 	capid=$iop_capture_pid
-	if [ "$kind" = ours ]; then
-		f=$sd/ptp.conf
-		ITEST_PORTS=" " iop_our_conf "$f" "$sd" clientOnly 1
-	else
-		f=$sd/ptp4l.conf
-		iop_ptp_conf "$sd" slaveOnly 1
-	fi
+	client_conf "$kind" "$sd"
 	iop_utab "$f" 1 eth0 "$(printf 'UDPv4 10.201.3.1\nUDPv4 10.201.3.3')"
-	if [ "$kind" = ours ]; then
-		itest_daemons "$sn" "$sd" "$f" || return 1
-	else
-		iop_ptp4l "$sn" "$sd" eth0 || return 1
-	fi
+	client_start "$kind" "$sn" "$sd" eth0 || return 1
 	if iop_gm_holds "$kind" "$sn" "$sd" "$want" 5; then
 		pass "tab: $kind client, one table of both: grandmaster $want ($name)"
 		t0=$(date +%s.%N)

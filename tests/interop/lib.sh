@@ -245,6 +245,22 @@ iop_wait() {
 	done
 }
 
+# iop_unicast_setup: what the unicast tests (unicast_*.sh) share: MEASURE,
+# SETTLE, LOCK_TIMEOUT (seconds) and FREE_SKIP (samples) from the
+# environment, else 30, 10, 90 and 10; CONFIGS, Debian's linuxptp example
+# files (LINUXPTP_CONFIGS), whose UNICAST-SLAVE.cfg and UNICAST-MASTER.cfg
+# must be there; MASTER_IP and SLAVE_IP, itest_pair's two namespaces.
+iop_unicast_setup() {
+	MEASURE=${MEASURE:-30}
+	SETTLE=${SETTLE:-10}
+	LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
+	FREE_SKIP=${FREE_SKIP:-10}
+	CONFIGS=${LINUXPTP_CONFIGS:-/usr/share/doc/linuxptp/configs}
+	MASTER_IP=10.201.0.1
+	SLAVE_IP=10.201.0.2
+	iop_need_files "$CONFIGS/UNICAST-SLAVE.cfg" "$CONFIGS/UNICAST-MASTER.cfg"
+}
+
 # iop_need_files FILE...: each of Debian's linuxptp example files is there.
 iop_need_files() {
 	local f
@@ -285,6 +301,23 @@ iop_utab() {
 	printf '[unicast_master_table]\ntable_id %s\nlogQueryInterval 2\n%s\n[%s]\nunicast_master_table %s\n' \
 		"$id" "$lines" "$ifc" "$id" >>"$f"
 	while [ $# -ge 2 ]; do echo "$1 $2" >>"$f"; shift 2; done
+}
+
+# iop_start_pair GM CAPNS GNS CNS PD OD [IFACE]: one grandmaster and one
+# client: a capture on CAPNS's eth0 into PD/capture.pcapng (iop_capture_pid
+# its PID), then the grandmaster in GNS and after it the client in CNS.
+# GM ours: our daemons (OD/ptp.conf) serve and the ptp4l of PD is the
+# client; GM ptp4l: the other way round.  The ptp4l runs on IFACE (eth0).
+iop_start_pair() {
+	local gm=$1 capns=$2 gns=$3 cns=$4 pd=$5 od=$6 ifc=${7:-eth0}
+	iop_capture_start "$capns" eth0 "$pd/capture.pcapng" || return 1
+	if [ "$gm" = ours ]; then
+		itest_daemons "$gns" "$od" "$od/ptp.conf" || return 1
+		iop_ptp4l "$cns" "$pd" "$ifc" || return 1
+	else
+		iop_ptp4l "$gns" "$pd" "$ifc" || return 1
+		itest_daemons "$cns" "$od" "$od/ptp.conf" || return 1
+	fi
 }
 
 # iop_wait_samples LOG PATTERN N SECONDS: until LOG has N lines matching.
@@ -368,6 +401,19 @@ iop_ptp4l_parent() {
 		pass "$tag: ptp4l's grandmaster is ours ($gm)${port:+, its parent $par}"
 	else
 		fail "$tag: ptp4l's grandmaster '$gm'${port:+, parent '$par'}, ours '$id'"
+	fi
+}
+
+# iop_gm_is_ptp4l TAG NS DIR PNS PD: our clock (DIR, in NS) has the ptp4l
+# of PD (in PNS) as its grandmaster.
+iop_gm_is_ptp4l() {
+	local gm pid
+	gm=$(iop_status "$2" "$3" gm_identity)
+	pid=$(iop_ptp_id "$4" "$5")
+	if [ -n "$gm" ] && [ "$gm" = "$pid" ]; then
+		pass "$1: our grandmaster is ptp4l's $gm"
+	else
+		fail "$1: our grandmaster '$gm', ptp4l '$pid'"
 	fi
 }
 

@@ -29,13 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 iop_need
 
-MEASURE=${MEASURE:-30}
-SETTLE=${SETTLE:-10}
-LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
-FREE_SKIP=${FREE_SKIP:-10}
-CONFIGS=${LINUXPTP_CONFIGS:-/usr/share/doc/linuxptp/configs}
-
-iop_need_files "$CONFIGS/UNICAST-SLAVE.cfg" "$CONFIGS/UNICAST-MASTER.cfg"
+iop_unicast_setup
 grep -q '^L2[[:space:]]*00:11:22:33:44:55$' "$CONFIGS/UNICAST-SLAVE.cfg" ||
 	{ echo "FAIL: UNICAST-SLAVE.cfg has no L2 table"; exit 1; }
 
@@ -84,10 +78,8 @@ case_sl() {
 	itest_conf "$od/ptp.conf" "$od" network_transport L2 priority1 100 \
 		hybrid_e2e 1 inhibit_multicast_service 1 unicast_listen 1
 	cap=$pd/capture.pcapng
-	iop_capture_start "$gns" eth0 "$cap" || return
+	iop_start_pair ours "$gns" "$gns" "$cns" "$pd" "$od" eth1 || return
 	capid=$iop_capture_pid
-	itest_daemons "$gns" "$od" "$od/ptp.conf" || return
-	iop_ptp4l "$cns" "$pd" eth1 || return
 	iop_measure_free sl "ptp4l UNICAST-SLAVE over L2" "$pd" "$od" ||
 		{ itest_stop; return; }
 	iop_no_refusal sl "$pd/ptp4l.log"
@@ -99,7 +91,7 @@ case_sl() {
 }
 
 case_gm() {
-	local gns=iol$$c cns=iol$$d pd od cap capid gmac cmac gm pid
+	local gns=iol$$c cns=iol$$d pd od cap capid gmac cmac
 	itest_ns "$gns"; itest_ns "$cns"
 	itest_link "$gns" eth0 "$cns" eth0
 	gmac=$(mac "$gns" eth0); cmac=$(mac "$cns" eth0)
@@ -113,20 +105,12 @@ case_gm() {
 	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
 	iop_utab "$od/ptp.conf" 2 eth0 "L2 $gmac"
 	cap=$pd/capture.pcapng
-	iop_capture_start "$gns" eth0 "$cap" || return
+	iop_start_pair ptp4l "$gns" "$gns" "$cns" "$pd" "$od" || return
 	capid=$iop_capture_pid
-	iop_ptp4l "$gns" "$pd" eth0 || return
-	itest_daemons "$cns" "$od" "$od/ptp.conf" || return
 	iop_measure_servo gm "our L2 unicast client of ptp4l UNICAST-MASTER" \
 		"$od" "$pd" || { itest_stop; return; }
 	iop_one_step gm "$od"
-	gm=$(iop_status "$cns" "$od" gm_identity)
-	pid=$(iop_ptp_id "$gns" "$pd")
-	if [ -n "$gm" ] && [ "$gm" = "$pid" ]; then
-		pass "gm: our grandmaster is ptp4l's $gm"
-	else
-		fail "gm: our grandmaster '$gm', ptp4l '$pid'"
-	fi
+	iop_gm_is_ptp4l gm "$cns" "$od" "$gns" "$pd"
 	iop_capture_stop "$capid"
 	iop_wire_check "gm" "$cap" "eth.src == $cmac" 12 1
 	wire_unicast "gm" "$cap" "$cmac" "$gmac"

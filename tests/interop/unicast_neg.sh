@@ -47,15 +47,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 iop_need
 
-MEASURE=${MEASURE:-30}
-SETTLE=${SETTLE:-10}
-LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
-FREE_SKIP=${FREE_SKIP:-10}
-CONFIGS=${LINUXPTP_CONFIGS:-/usr/share/doc/linuxptp/configs}
-MASTER_IP=10.201.0.1	# itest_pair's first namespace
-SLAVE_IP=10.201.0.2
-
-iop_need_files "$CONFIGS/UNICAST-SLAVE.cfg" "$CONFIGS/UNICAST-MASTER.cfg"
+iop_unicast_setup
 
 # debian_cfg FILE DIR SRC: Debian's file SRC (iop_debian_cfg) as it is but
 # for its addresses: the first table's made ours, two that nobody answers
@@ -77,10 +69,8 @@ case_sl() {
 	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 priority1 100 \
 		unicast_listen 1 hybrid_e2e 1 inhibit_multicast_service 1
 	cap=$pd/capture.pcapng
-	iop_capture_start "$ons" eth0 "$cap" || return
+	iop_start_pair ours "$ons" "$pns" "$ons" "$pd" "$od" || return
 	local capid=$iop_capture_pid
-	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
-	iop_ptp4l "$ons" "$pd" eth0 || return
 	iop_measure_free sl "ptp4l UNICAST-SLAVE" "$pd" "$od" || return
 	iop_no_refusal sl "$pd/ptp4l.log"
 	cid=$(iop_status "$pns" "$od" clock_identity)
@@ -127,10 +117,8 @@ case_gm() {
 	sed -i '/^\[eth0\]$/d' "$od/ptp.conf"
 	iop_utab "$od/ptp.conf" 1 eth0 "UDPv4 $MASTER_IP"
 	cap=$pd/capture.pcapng
-	iop_capture_start "$pns" eth0 "$cap" || return
+	iop_start_pair ptp4l "$pns" "$pns" "$ons" "$pd" "$od" || return
 	capid=$iop_capture_pid
-	iop_ptp4l "$pns" "$pd" eth0 || return
-	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
 	iop_measure_servo gm "our unicast slave of ptp4l UNICAST-MASTER" \
 		"$od" "$pd" || return
 	iop_one_step gm "$od"
@@ -161,10 +149,8 @@ case_hybrid() {
 			hybrid_e2e 1 slaveOnly 1 freq_est_interval 0
 		itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 \
 			priority1 100 hybrid_e2e 1
-		iop_capture_start "$ons" eth0 "$cap" || return
+		iop_start_pair ours "$ons" "$mns" "$ons" "$pd" "$od" || return
 		capid=$iop_capture_pid
-		itest_daemons "$mns" "$od" "$od/ptp.conf" || return
-		iop_ptp4l "$ons" "$pd" eth0 || return
 		ours="ip.src == $MASTER_IP"; theirs="ip.src == $SLAVE_IP"
 		iop_measure_free hsl "ptp4l hybrid slave" "$pd" "$od" || return
 	else
@@ -173,10 +159,8 @@ case_hybrid() {
 		itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 \
 			clientOnly 1 hybrid_e2e 1 virtual_clock_offset_ns 1500000000 \
 			virtual_clock_freq_ppb 80000
-		iop_capture_start "$mns" eth0 "$cap" || return
+		iop_start_pair ptp4l "$mns" "$mns" "$ons" "$pd" "$od" || return
 		capid=$iop_capture_pid
-		iop_ptp4l "$mns" "$pd" eth0 || return
-		itest_daemons "$ons" "$od" "$od/ptp.conf" || return
 		ours="ip.src == $SLAVE_IP"; theirs="ip.src == $MASTER_IP"
 		iop_measure_servo hgm "our hybrid slave" "$od" "$pd" || return
 	fi
@@ -204,10 +188,8 @@ case_rf() {
 	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 priority1 100 \
 		unicast_listen 1 unicast_min_log_interval -2
 	cap=$pd/capture.pcapng
-	iop_capture_start "$ons" eth0 "$cap" || return
+	iop_start_pair ours "$ons" "$pns" "$ons" "$pd" "$od" || return
 	capid=$iop_capture_pid
-	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
-	iop_ptp4l "$ons" "$pd" eth0 || return
 	if itest_wait_log "$pd/ptp4l.log" 'unicast grant of SYNC rejected' \
 	    "$LOCK_TIMEOUT"; then
 		pass "rf: ptp4l: $(grep -m1 'rejected' "$pd/ptp4l.log" | cut -d' ' -f2-)"

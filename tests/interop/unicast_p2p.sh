@@ -45,17 +45,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 iop_need
 
-MEASURE=${MEASURE:-30}
-SETTLE=${SETTLE:-10}
-LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
-FREE_SKIP=${FREE_SKIP:-10}
-CONFIGS=${LINUXPTP_CONFIGS:-/usr/share/doc/linuxptp/configs}
+iop_unicast_setup
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-MASTER_IP=10.201.0.1	# itest_pair's first namespace
-SLAVE_IP=10.201.0.2
-
-iop_need_files "$CONFIGS/UNICAST-SLAVE.cfg" "$CONFIGS/UNICAST-MASTER.cfg"
 
 # p2p_addrs TRANSPORT PNS ONS: for the wire checks, f the display filter's
 # protocol (ip or eth) and ga / ca the addresses of the first namespace
@@ -113,10 +105,8 @@ p2p_sl() {
 	itest_conf "$od/ptp.conf" "$od" network_transport "$tr" priority1 100 \
 		unicast_listen 1 delay_mechanism P2P
 	cap=$pd/capture.pcapng
-	iop_capture_start "$ons" eth0 "$cap" || return
+	iop_start_pair ours "$ons" "$pns" "$ons" "$pd" "$od" || return
 	capid=$iop_capture_pid
-	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
-	iop_ptp4l "$ons" "$pd" eth0 || return
 	iop_measure_free "$tag" "ptp4l unicast P2P client over $tr" "$pd" "$od" ||
 		return
 	iop_no_refusal "$tag" "$pd/ptp4l.log"
@@ -168,10 +158,8 @@ p2p_gm() {
 		iop_utab "$od/ptp.conf" 3 eth0 "$(printf 'peer_address %s\nUDPv4 %s' "$ga" "$ga")"
 	fi
 	cap=$pd/capture.pcapng
-	iop_capture_start "$pns" eth0 "$cap" || return
+	iop_start_pair ptp4l "$pns" "$pns" "$ons" "$pd" "$od" || return
 	capid=$iop_capture_pid
-	iop_ptp4l "$pns" "$pd" eth0 || return
-	itest_daemons "$ons" "$od" "$od/ptp.conf" || return
 	iop_measure_servo "$tag" "our unicast P2P slave over $tr" "$od" "$pd" ||
 		return
 	if [ "$tr" = UDPv4 ]; then
@@ -270,10 +258,8 @@ case_rf() {
 	itest_conf "$od/ptp.conf" "$od" network_transport UDPv4 priority1 100 \
 		unicast_listen 1 delay_mechanism P2P unicast_min_log_interval 1
 	cap=$pd/capture.pcapng
-	iop_capture_start "$ons" eth0 "$cap" || return
+	iop_start_pair ours "$ons" "$pns" "$ons" "$pd" "$od" || return
 	capid=$iop_capture_pid
-	itest_daemons "$pns" "$od" "$od/ptp.conf" || return
-	iop_ptp4l "$ons" "$pd" eth0 || return
 	# Sync is asked once ptp4l's BMCA chose us (after an Announce or two)
 	if iop_wait_samples "$pd/ptp4l.log" 'PDELAY_RESP rejected' 2 "$LOCK_TIMEOUT" &&
 	    iop_wait_samples "$pd/ptp4l.log" 'SYNC rejected' 1 "$LOCK_TIMEOUT"; then
