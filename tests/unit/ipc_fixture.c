@@ -12,10 +12,37 @@
 
 #include "ipc_fixture.h"
 
-int fx_malloc_counting;
-unsigned long fx_malloc_calls;
+volatile int fx_malloc_counting;
+volatile unsigned long fx_malloc_calls;
 
-#if HAVE_MALLOC_COUNT
+#if FX_ASAN
+/* The sanitizer runtime's allocation hook (sanitizer/allocator_interface.h,
+ * which gcc does not ship): called for every malloc, calloc and realloc. */
+extern int __sanitizer_install_malloc_and_free_hooks(
+    void (*)(const volatile void *, size_t), void (*)(const volatile void *));
+
+static void
+fx_malloc_hook(const volatile void *ptr, size_t n)
+{
+	(void)ptr;
+	(void)n;
+	if (fx_malloc_counting)
+		fx_malloc_calls++;
+}
+
+static void
+fx_free_hook(const volatile void *ptr)
+{
+	(void)ptr;
+}
+
+__attribute__((constructor)) static void
+fx_install_hooks(void)
+{
+	(void)__sanitizer_install_malloc_and_free_hooks(fx_malloc_hook,
+	    fx_free_hook);
+}
+#elif HAVE_MALLOC_COUNT
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);

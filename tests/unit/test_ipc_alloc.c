@@ -20,6 +20,33 @@
 #include "ipc_fixture.h"
 
 /*
+ * The count itself: it sees malloc, calloc and realloc, in this build's
+ * way (interposed, or the sanitizer's hook), and nothing while it is off.
+ * Without this, a count that never fired would pass every test below.
+ */
+static void
+test_count_sees_allocations(void **state)
+{
+	void *volatile a, *volatile b;
+
+	(void)state;
+	if (!HAVE_MALLOC_COUNT)
+		skip();
+	fx_malloc_calls = 0;
+	fx_malloc_counting = 1;
+	a = malloc(24);
+	b = calloc(3, 8);
+	a = realloc(a, 4096);
+	fx_malloc_counting = 0;
+	free(a);
+	free(b);
+	assert_int_equal(fx_malloc_calls, 3);
+	a = malloc(24);
+	free(a);
+	assert_int_equal(fx_malloc_calls, 3);
+}
+
+/*
  * The per-frame messages, RxFrame from netd and TxFrame from clockd (and
  * the TxTimestamp, ClockRequest and ClockReply beside them), are sent and
  * received without a heap allocation once the connection runs: packed
@@ -142,6 +169,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_count_sees_allocations),
 		FX_PAIR_TEST(test_no_malloc_per_frame),
 		FX_PAIR_TEST(test_no_malloc_full_frame),
 		FX_PAIR_TEST(test_arena_two_held),
