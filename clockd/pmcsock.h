@@ -40,10 +40,12 @@ void	pmcsock_stop(struct pmcsock *s);
 /*
  * A Management message received on port p (port_rx(), which has checked
  * the domain and that it is not our own): forwards it out the other ports
- * of a boundary clock (15.3.3), answers it out p to the primary multicast
- * address (as ptp4l), and applies a granted SET.
+ * of a boundary clock (15.3.3), answers it out p (to the primary multicast
+ * address as ptp4l, or unicast to its sender when it came unicast: 16.1,
+ * RFC 9760 section 12), and applies a granted SET.
  */
-void	pmcsock_net_rx(struct cport *p, const uint8_t *buf, size_t len);
+struct netd_rx;
+void	pmcsock_net_rx(struct cport *p, const struct netd_rx *f);
 
 /* pmcsock_net.c: a granted SET (mgmt.c) applied through the clock's
  * setters and logged, who saying by whom; both paths use it. */

@@ -503,7 +503,7 @@ port_rx(struct cport *p, const struct netd_rx *f)
 		p2p_rx_pdelay_resp_fup(p, &m);
 		break;
 	case PTP_MT_MANAGEMENT:
-		pmcsock_net_rx(p, f->payload, f->len);
+		pmcsock_net_rx(p, f);
 		break;
 	case PTP_MT_SIGNALING:
 		port_uneg_rx(p, &m, f);
