@@ -161,6 +161,19 @@ ctlsrv_port_status(Ptpsep__Ctl__PortStatus *m, const struct cport *p,
 	    (uint64_t)(now - p->state_since) / 1000000u : 0;
 }
 
+/* The port's G.8275.x BMCA settings, NULL unless that comparison is in use
+ * (the --json fields are absent then, doc/design.md). */
+static Ptpsep__Ctl__PortG8275 *
+ctlsrv_port_g8275(Ptpsep__Ctl__PortG8275 *m, const struct cport *p)
+{
+	if (p->foreign.dscmp != BMC_DSCMP_G8275)
+		return NULL;
+	ptpsep__ctl__port_g8275__init(m);
+	m->local_priority = p->foreign.local_priority;
+	m->max_steps_removed = p->foreign.max_steps_removed;
+	return m;
+}
+
 static void
 ctlsrv_default_ds(Ptpsep__Ctl__DefaultDS *m, Ptpsep__ClockQuality *q,
     const struct clockd *c)
@@ -358,6 +371,8 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 	    PTPSEP__CTL__SYSTEM_CLOCK_STATUS__INIT;
 	Ptpsep__Ctl__PortStatus ps[CLOCKD_MAX_PORTS];
 	Ptpsep__Ctl__PortStatus *pp[CLOCKD_MAX_PORTS];
+	Ptpsep__Ctl__PortG8275 pg[CLOCKD_MAX_PORTS];
+	Ptpsep__Ctl__ClockG8275 cg = PTPSEP__CTL__CLOCK_G8275__INIT;
 	struct ctlsrv_uni *uni;
 	int64_t now = clock_now(c);
 	unsigned i, budget = CTLSRV_UNI_BUDGET;
@@ -388,10 +403,15 @@ ctlsrv_status(struct ctlsrv *s, struct ctlsock_client *cl)
 		ctlsrv_sysclk(&sys, c);
 		st.system_clock = &sys;
 	}
+	if (c->dscmp == BMC_DSCMP_G8275) {
+		cg.local_priority = c->dds.local_priority;
+		st.g8275 = &cg;
+	}
 	/* ~9 KiB a port: not on the stack (NULL: shown without it) */
 	uni = calloc(CLOCKD_MAX_PORTS, sizeof(*uni));
 	for (i = 0; i < c->nports && i < IPC_MAX_PORTS; i++) {
 		ctlsrv_port_status(&ps[i], &c->ports[i], now);
+		ps[i].g8275 = ctlsrv_port_g8275(&pg[i], &c->ports[i]);
 		if (uni != NULL)
 			ps[i].unicast = ctlsrv_uni(&uni[i], &c->ports[i], now,
 			    &budget);

@@ -360,6 +360,10 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 		ctl_json_uint(&j, "gm_clock_class", s->gm_clock_class);
 		ctl_json_uint(&j, "steps_removed", s->steps_removed);
 		ctl_json_uint(&j, "clock_class", s->clock_class);
+		/* Present only with dataset_comparison G.8275.x. */
+		if (s->g8275 != NULL)
+			ctl_json_uint(&j, "local_priority",
+			    s->g8275->local_priority);
 		/* Present only while in holdover (doc/design.md). */
 		if (s->holdover)
 			ctl_json_double(&j, "holdover_s",
@@ -383,6 +387,12 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 			    st, sizeof(st)));
 			ctl_json_double(&j, "since_state_change_s",
 			    (double)p->since_state_change_ms / 1e3);
+			if (p->g8275 != NULL) {
+				ctl_json_uint(&j, "local_priority",
+				    p->g8275->local_priority);
+				ctl_json_uint(&j, "max_steps_removed",
+				    p->g8275->max_steps_removed);
+			}
 			/* Present only with unicast negotiation configured
 			 * on the port (doc/design.md). */
 			if (p->unicast != NULL)
@@ -405,6 +415,9 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 	printf("%-20s %s\n", "servo", ctl_servo_name(s->servo_state));
 	printf("%-20s %s\n", "clock refusal", ctl_refusal_name(s->clock_refusal));
 	printf("%-20s %u\n", "clock class", (unsigned)s->clock_class);
+	if (s->g8275 != NULL)
+		printf("%-20s %u\n", "local priority",
+		    (unsigned)s->g8275->local_priority);
 	if (s->holdover)
 		printf("%-20s %.1f s (clockClass %u)\n", "holdover",
 		    (double)s->holdover_ms / 1e3, (unsigned)s->clock_class);
@@ -420,6 +433,10 @@ ctl_show_status(const Ptpsep__Ctl__Status *s, int json)
 		printf("%-5u %-16s %-13s %.1f s\n", (unsigned)p->port_number,
 		    p->iface, ctl_port_state_name(p->state, st, sizeof(st)),
 		    (double)p->since_state_change_ms / 1e3);
+		if (p->g8275 != NULL)
+			printf("      localPriority %u, maxStepsRemoved %u\n",
+			    (unsigned)p->g8275->local_priority,
+			    (unsigned)p->g8275->max_steps_removed);
 		if (p->unicast != NULL)
 			ctl_text_unicast(p->unicast);
 	}
