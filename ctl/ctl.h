@@ -3,8 +3,10 @@
  *
  * Files: main.c (options, commands, exit status), client.c (a control
  * connection: connect, Hello, one request and its response, decoded
- * strictly by ipc_recv), json.c (a small JSON writer), show.c (human and
- * JSON output of each response), metrics.c (OpenMetrics text).
+ * strictly by ipc_recv), json.c (a small JSON writer), show*.c (human and
+ * JSON output of each response: show.c shared formatters, ports, foreign;
+ * show_status.c, show_ds.c, show_netd.c; show.h what they share),
+ * metrics.c (OpenMetrics text).
  */
 #ifndef PTPSEP_CTL_CTL_H
 #define PTPSEP_CTL_CTL_H
@@ -75,7 +77,7 @@ void	ctl_json_null(struct ctl_json *j, const char *key);
 /* Ends the top-level value with a newline. */
 void	ctl_json_done(struct ctl_json *j);
 
-/* ---- show.c ---- */
+/* ---- show*.c ---- */
 /* "001122.fffe.334455" (as ptp4l); "" for an empty identity. */
 void	ctl_fmt_identity(char *buf, size_t len, const ProtobufCBinaryData *id);
 /* An enum value's name without prefix, in lower case unless upper. */
