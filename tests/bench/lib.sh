@@ -55,12 +55,7 @@ bench_start() {
 # forget their PIDs (the namespaces stay; itest_stop ends everything).
 bench_stop() {
 	local pid p keep=()
-	for pid in "$@"; do
-		[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	done
-	for pid in "$@"; do
-		[ -n "$pid" ] && wait "$pid" 2>/dev/null
-	done
+	itest_end "$@"
 	for p in "${itest_pids[@]}"; do
 		for pid in "$@"; do [ "$p" = "$pid" ] && continue 2; done
 		keep+=("$p")

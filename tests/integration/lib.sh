@@ -27,14 +27,44 @@ trap itest_cleanup EXIT
 # itest_stop: stop the processes started so far and remove the namespaces
 # made so far (the directories stay until EXIT), so that the next case of a
 # test does not share the CPUs with the daemons of the last one.
+# itest_alive PID: PID runs (a zombie, exited but not reaped, does not).
+itest_alive() {
+	local st
+	st=$(sed 's/.*) //' /proc/"$1"/stat 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "${st:0:1}" != Z ] && [ "${st:0:1}" != X ]
+}
+
+# itest_end PID...: SIGTERM to each, SIGKILL to any still running 10 s
+# later (an overloaded ptp4l ignores SIGTERM: a wait without end would hang
+# the test), then reap them all.
+itest_end() {
+	local pid t alive
+	for pid; do
+		[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	done
+	for ((t = 0; t < 100; t++)); do
+		alive=0
+		for pid; do
+			[ -n "$pid" ] && itest_alive "$pid" && { alive=1; break; }
+		done
+		[ $alive = 0 ] && break
+		sleep 0.1
+	done
+	for pid; do
+		if [ -n "$pid" ] && itest_alive "$pid"; then
+			echo "INFO: PID $pid ($(cat /proc/"$pid"/comm 2>/dev/null)) ran on 10 s after SIGTERM: SIGKILL"
+			kill -KILL "$pid" 2>/dev/null
+		fi
+	done
+	for pid; do
+		[ -n "$pid" ] && wait "$pid" 2>/dev/null
+	done
+	return 0
+}
+
 itest_stop() {
-	local pid ns
-	for pid in "${itest_pids[@]}"; do
-		[ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-	done
-	for pid in "${itest_pids[@]}"; do
-		[ -n "$pid" ] && wait "$pid" 2>/dev/null || true
-	done
+	local ns
+	itest_end "${itest_pids[@]}"
 	for ns in "${itest_nss[@]}"; do
 		ip netns del "$ns" 2>/dev/null || true
 	done
