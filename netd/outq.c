@@ -51,10 +51,13 @@ outq_rx_hold(struct outq *q, int is_event, const uint8_t *payload,
 	gap = now_ns - q->dreq_last_ns;
 	if (q->dreq_last_ns == 0 || gap < 0 || gap > OUTQ_GAP_MAX_NS)
 		gap = OUTQ_GAP_MAX_NS;
+	/* The first one: no rate known, none assumed (a mean starting at 0
+	 * would hold the first few at any rate). */
+	if (q->dreq_last_ns == 0)
+		q->dreq_gap_ns = OUTQ_GAP_MAX_NS;
 	q->dreq_last_ns = now_ns;
 	q->dreq_gap_ns += (gap - q->dreq_gap_ns) / OUTQ_GAP_WEIGHT;
-	return q->dreq_gap_ns * OUTQ_DREQ_COMPANY <= OUTQ_DREQ_HOLD_NS ?
-	    OUTQ_DREQ_HOLD_NS : 0;
+	return q->dreq_gap_ns <= OUTQ_DREQ_GAP_NS ? OUTQ_DREQ_HOLD_NS : 0;
 }
 
 void

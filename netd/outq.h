@@ -38,27 +38,30 @@
  * Both are backstops: in steady state the next message comes first.
  *
  * A Delay_Req's t4 is the receive stamp taken on arrival, so holding it
- * costs no accuracy; it only delays the Delay_Resp, which a client takes
- * until its next Delay_Req (IEEE 1588-2019 11.3.2 asks for no bound), and
- * a grandmaster serving clients at 1/s or faster sees another frame well
- * within OUTQ_DREQ_HOLD_NS once it serves more than a few hundred.  5 ms
- * by measurement (tests/bench/scale.sh, 1,000 clients at 1/s): 2 ms saves
- * less, 10 ms no more than 5, as the queue fills to OUTQ_HELD_MAX first.
+ * costs no accuracy; it only delays the Delay_Resp, by at most
+ * OUTQ_DREQ_HOLD_NS plus clockd's turnaround, which a client takes until
+ * its next Delay_Req (IEEE 1588-2019 11.3.2 asks for no bound; ptp4l
+ * matches a Delay_Resp to any of its Delay_Reqs of the last 5 s).  20 ms
+ * is a third of the shortest Delay_Req interval a grandmaster commonly
+ * grants (16/s), and amortizes one round trip netd -> clockd -> netd over
+ * every Delay_Req of the window: at 100 clients at 1/s (10 ms apart) three
+ * instead of one.  By measurement (tests/bench/scale.sh, same runs): 5 ms
+ * held from 400/s on -> 20 ms from 25/s on cut our CPU at 100 clients at
+ * 1/s by 45%, at 1,000 at 1/s and 100 at 16/s by a quarter; 10 ms from
+ * 50/s on saved about half as much.
  */
 #define OUTQ_RX_HOLD_NS		2000000
 #define OUTQ_TXTS_HOLD_NS	10000000
-#define OUTQ_DREQ_HOLD_NS	5000000
+#define OUTQ_DREQ_HOLD_NS	20000000
 /*
  * A Delay_Req is held only when company is likely: when the mean gap
  * between received Delay_Reqs (outq_rx_hold(), a moving average over about
- * OUTQ_GAP_WEIGHT of them) is at most OUTQ_DREQ_HOLD_NS / OUTQ_DREQ_COMPANY.
- * Holding one that leaves alone costs netd a timer wake-up (and libevent's
- * millisecond rounding one or two more) and saves nothing: at 100 clients
- * at 1/s (10 ms apart) that was 2 to 3 of netd's 4.2 wake-ups per
- * Delay_Req (tests/bench/scale.sh).  A gap is counted at most
- * OUTQ_GAP_MAX_NS, so that one quiet spell does not stop holding for long.
+ * OUTQ_GAP_WEIGHT of them) is at most OUTQ_DREQ_GAP_NS (25 a second or
+ * more).  Holding one that leaves alone costs netd a timer wake-up and
+ * saves nothing.  A gap is counted at most OUTQ_GAP_MAX_NS, so that one
+ * quiet spell does not stop holding for long.
  */
-#define OUTQ_DREQ_COMPANY	2
+#define OUTQ_DREQ_GAP_NS	(2 * OUTQ_DREQ_HOLD_NS)
 #define OUTQ_GAP_WEIGHT		8
 #define OUTQ_GAP_MAX_NS		100000000
 

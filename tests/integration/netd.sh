@@ -493,6 +493,20 @@ check "L2 a peer's 24 Delay_Reqs in quick succession: the first alone, later one
 	bash -c "grep -qE '^BATCH id=[0-9]+ n=[2-8] members=delay_req(,delay_req)+\$' '$out' &&
 		[ \$(grep -cE '^RX .*msg=delay_req seq=61(0[1-9]|1[0-9]|2[0-4]) ' '$out') = 24 ] &&
 		grep -m1 -E '^(BATCH|RX) ' '$out' | grep -q 'msg=delay_req seq=6101 '"
+# At a moderate rate too (outq.h, OUTQ_DREQ_GAP_NS): 30 Delay_Reqs about
+# 10 ms apart, as 100 clients at 1/s send them, are held and some leave
+# together (with holding only from 400/s on, as before, none did).
+out="$tmp/batch7.out"
+if recv_start "$out" --count 30 --timeout 8; then
+	for i in $(seq 6201 6230); do
+		inB inject "$ifb" --msg delay_req --seq "$i" >/dev/null
+		sleep 0.005
+	done
+fi
+recv_end || true
+check "L2 30 Delay_Reqs about 10 ms apart: later ones reach the client in NetdBatches ($(grep -c '^BATCH' "$out") batches)" \
+	bash -c "grep -qE '^BATCH id=[0-9]+ n=[2-8] members=delay_req(,delay_req)+\$' '$out' &&
+		[ \$(grep -cE '^RX .*msg=delay_req seq=62(0[1-9]|[12][0-9]|30) ' '$out') = 30 ]"
 out="$tmp/batch6.out"
 if recv_start "$out" --count 1 --timeout 5; then
 	inB inject "$ifb" --msg delay_req --seq 6103 >/dev/null

@@ -97,9 +97,9 @@ txts_msg(Ptpsep__Netd__NetdMsg *env, Ptpsep__Netd__TxTimestamp *t,
  */
 /*
  * outq_rx_hold(): a Delay_Req is held only while Delay_Reqs come at most
- * OUTQ_DREQ_HOLD_NS / OUTQ_DREQ_COMPANY apart on average: 100 clients at
- * 1/s (10 ms apart) are answered at once, 1,000 (1 ms) held; a two-step
- * Sync is held whatever the rate, and does not count as a Delay_Req.
+ * OUTQ_DREQ_GAP_NS apart on average: 10 clients at 1/s (100 ms apart) are
+ * answered at once, 100 (10 ms) and 1,000 (1 ms) held; a two-step Sync is
+ * held whatever the rate, and does not count as a Delay_Req.
  */
 static void
 test_dreq_rate(void **state)
@@ -115,10 +115,17 @@ test_dreq_rate(void **state)
 	ptp(s, 44, 0x0, 1);
 	/* the first one: nothing known, none expected */
 	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t), 0);
-	for (i = 0; i < 50; i++)		/* 10 ms apart */
+	for (i = 0; i < 50; i++)		/* 100 ms apart */
 		assert_int_equal(outq_rx_hold(&r, 1, b, 44,
-		    t += 10000000), 0);
+		    t += 100000000), 0);
 	assert_int_equal(outq_rx_hold(&r, 1, s, 44, t), OUTQ_RX_HOLD_NS);
+	for (i = 0; i < 50; i++)		/* 10 ms apart */
+		(void)outq_rx_hold(&r, 1, b, 44, t += 10000000);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 10000000),
+	    OUTQ_DREQ_HOLD_NS);
+	for (i = 0; i < 50; i++)		/* 100 ms apart again */
+		(void)outq_rx_hold(&r, 1, b, 44, t += 100000000);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 100000000), 0);
 	for (i = 0; i < 50; i++)		/* 1 ms apart */
 		(void)outq_rx_hold(&r, 1, b, 44, t += 1000000);
 	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000),
@@ -129,8 +136,12 @@ test_dreq_rate(void **state)
 		    OUTQ_RX_HOLD_NS);
 	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000),
 	    OUTQ_DREQ_HOLD_NS);
-	/* a pause of a minute counts as OUTQ_GAP_MAX_NS: some are answered
-	 * at once, then holding resumes */
+	/* a pause of a minute counts as one gap of OUTQ_GAP_MAX_NS: holding
+	 * goes on; a few more such gaps end it, and it resumes */
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 60000000000LL),
+	    OUTQ_DREQ_HOLD_NS);
+	for (i = 0; i < 5; i++)
+		(void)outq_rx_hold(&r, 1, b, 44, t += 60000000000LL);
 	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 60000000000LL), 0);
 	for (i = 0; i < 50; i++)
 		(void)outq_rx_hold(&r, 1, b, 44, t += 1000000);
@@ -140,7 +151,9 @@ test_dreq_rate(void **state)
 	assert_int_equal(outq_rx_hold(&r, 0, b, 44, t), 0);
 	assert_int_equal(outq_rx_hold(&r, 1, b, 20, t), 0);
 	/* a clock going back is a long gap, not a negative one */
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t - 5000000000LL), 0);
+	for (i = 0; i < 5; i++)
+		(void)outq_rx_hold(&r, 1, b, 44, t -= 5000000000LL);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t -= 5000000000LL), 0);
 }
 
 static void
