@@ -96,6 +96,10 @@ struct uneg_srv {
 };
 
 /* 0, or -1 (no memory, or max_clients 0). */
+/* The grant table's hash of (portIdentity, address): exported for
+ * test_uneg, which checks how a fleet's keys spread. */
+uint32_t uneg_key_hash(const struct ptp_port_identity *pid,
+	    const struct netd_addr *a);
 int	uneg_srv_init(struct uneg_srv *s, const struct uneg_limits *lim);
 void	uneg_srv_fini(struct uneg_srv *s);
 

@@ -62,6 +62,73 @@ req(unsigned mt, int8_t log_period, uint32_t dur)
 
 static const struct uneg_limits lim = { 4, -4, 300 };
 
+/*
+ * A fleet's keys differ in a few low-order octets (sequential MACs, as
+ * tests/bench/uclients makes, with EUI-64 clock identities; or addresses
+ * in one subnet), and the grant table takes the hash's low bits: 1,000
+ * such keys must spread over 1,024 buckets as random keys would (about
+ * 640 used, chains of a few), not over 161 with chains of 28 as FNV-1a's
+ * low bits alone did.
+ */
+static void
+spread(int use_ip, unsigned *used, unsigned *longest)
+{
+	static unsigned n[1024];
+	unsigned i;
+
+	memset(n, 0, sizeof(n));
+	*used = *longest = 0;
+	for (i = 0; i < 1000; i++) {
+		struct ptp_port_identity p;
+		struct netd_addr a;
+		uint32_t v = i + 1, b;
+
+		memset(&p, 0, sizeof(p));
+		memset(&a, 0, sizeof(a));
+		if (use_ip) {
+			p = pid_of(i);
+			a = ip_of(i);
+		} else {
+			/* MAC 02:00:vv:vv:vv:vv; identity 02:00:vv:ff:fe:vv:vv:vv */
+			a.family = NETD_AF_MAC;
+			a.len = 6;
+			a.b[0] = 0x02;
+			a.b[2] = (uint8_t)(v >> 24);
+			a.b[3] = (uint8_t)(v >> 16);
+			a.b[4] = (uint8_t)(v >> 8);
+			a.b[5] = (uint8_t)v;
+			memcpy(p.clock_identity, a.b, 3);
+			p.clock_identity[3] = 0xff;
+			p.clock_identity[4] = 0xfe;
+			memcpy(p.clock_identity + 5, a.b + 3, 3);
+			p.port_number = 1;
+		}
+		b = uneg_key_hash(&p, &a) & 1023;
+		if (n[b]++ == 0)
+			(*used)++;
+		if (n[b] > *longest)
+			*longest = n[b];
+	}
+}
+
+static void
+test_key_spread(void **state)
+{
+	unsigned used, longest;
+
+	(void)state;
+	spread(0, &used, &longest);
+	print_message("sequential MACs: %u of 1024 buckets, longest %u\n",
+	    used, longest);
+	assert_true(used >= 560);
+	assert_true(longest <= 7);
+	spread(1, &used, &longest);
+	print_message("one subnet's addresses: %u of 1024 buckets, longest "
+	    "%u\n", used, longest);
+	assert_true(used >= 560);
+	assert_true(longest <= 7);
+}
+
 static void
 test_srv_grant(void **state)
 {
@@ -572,6 +639,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_key_spread),
 		cmocka_unit_test(test_srv_grant),
 		cmocka_unit_test(test_srv_refusals),
 		cmocka_unit_test(test_srv_expiry_renewal),
