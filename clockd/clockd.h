@@ -45,6 +45,9 @@ struct uneg_cli;
 struct uneg_peer;
 
 #define CLOCKD_MAX_PORTS	32
+/* E2E slave: overtaken Delay_Reqs still matched, and for how long */
+#define DREQ_OLD_MAX		3
+#define DREQ_OLD_NS		1000000000LL
 
 /* Cookies of TxFrames: which message of which port a TX timestamp is for. */
 #define COOKIE(port, type, seq) \
@@ -129,6 +132,18 @@ struct cport {
 	struct ptp_timestamp	 dreq_t3;
 	int			 dresp_early;	/* Delay_Resp before t3 */
 	struct delay_req	 dreq;
+	/* Delay_Reqs overtaken by a newer one before their Delay_Resp
+	 * came: a master may answer late (netd holds a busy port's
+	 * Delay_Reqs 20 ms), and ptp4l too matches a Delay_Resp to any
+	 * of its recent Delay_Reqs (port_slave.c, dreq_old_*) */
+	struct dreq_old {
+		int			 used;
+		uint16_t		 seq;
+		int			 have_t3, have_t4;
+		int64_t			 sent;	/* clock_now() */
+		struct delay_req	 d;
+	}			 dreq_old[DREQ_OLD_MAX];
+	unsigned		 dreq_old_next;
 	/* when the next Delay_Req is due (clock_now() ns): it leaves with
 	 * the first Sync sample from then on, or from t_delay one Sync
 	 * interval later (port_slave.c, slave_dreq_schedule()) */

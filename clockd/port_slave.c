@@ -30,6 +30,7 @@ slave_reset(struct cport *p)
 	p->dreq_pending = 0;
 	p->dreq_have_t3 = 0;
 	p->dresp_early = 0;
+	memset(p->dreq_old, 0, sizeof(p->dreq_old));
 }
 
 static int
@@ -201,6 +202,48 @@ slave_rx_follow_up(struct cport *p, const struct ptp_msg *m)
 
 /* ---- E2E: Delay_Req / Delay_Resp (11.3) ---------------------------------- */
 
+/*
+ * A Delay_Req overtaken by the next before its Delay_Resp came is kept,
+ * the oldest of DREQ_OLD_MAX giving way, and matched for DREQ_OLD_NS: a
+ * master may answer late (netd holds a busy port's Delay_Reqs 20 ms,
+ * doc/design.md "At grandmaster scale"), and at a short
+ * logMinDelayReqInterval the random interval (9.5.11.2) would otherwise
+ * lose the exchanges it overtakes.
+ */
+static void
+dreq_old_keep(struct cport *p)
+{
+	struct dreq_old *o = &p->dreq_old[p->dreq_old_next++ % DREQ_OLD_MAX];
+
+	o->used = 1;
+	o->seq = p->dreq_seq;
+	o->have_t3 = p->dreq_have_t3;
+	o->have_t4 = p->dresp_early;
+	o->sent = clock_now(p->c);
+	o->d = p->dreq;
+}
+
+static struct dreq_old *
+dreq_old_find(struct cport *p, uint16_t seq)
+{
+	int64_t now = clock_now(p->c);
+	unsigned i;
+
+	for (i = 0; i < DREQ_OLD_MAX; i++) {
+		struct dreq_old *o = &p->dreq_old[i];
+
+		if (!o->used)
+			continue;
+		if (now - o->sent > DREQ_OLD_NS) {
+			o->used = 0;
+			continue;
+		}
+		if (o->seq == seq)
+			return o;
+	}
+	return NULL;
+}
+
 void
 slave_send_delay_req(struct cport *p)
 {
@@ -209,6 +252,8 @@ slave_send_delay_req(struct cport *p)
 	if (!slave_state(p) || p->delay_mechanism != DM_E2E ||
 	    !p->last_sync_valid)
 		return;
+	if (p->dreq_pending)
+		dreq_old_keep(p);
 	p->dreq_seq = p->seq_delay_req++;
 	p->dreq_pending = 1;
 	p->dreq_have_t3 = 0;
@@ -348,29 +393,49 @@ slave_delay_complete(struct cport *p, int64_t raw)
 }
 
 static void
-slave_e2e_complete(struct cport *p)
+slave_e2e_sample(struct cport *p, const struct delay_req *d)
 {
 	int64_t mpd;
 	int rc;
 
-	p->dreq_pending = 0;
 	/* Without a rate ratio the sample is biased by the frequency error;
 	 * one such sample in the filter bends the servo's estimate. */
 	if (!p->last_sync_valid || p->have_rr != 1)
 		return;
-	rc = delay_e2e(&p->last_sync, &p->dreq, p->asymmetry, p->rate_ratio,
+	rc = delay_e2e(&p->last_sync, d, p->asymmetry, p->rate_ratio,
 	    &mpd, &p->dstats);
 	if (rc < 0)
 		return;
 	slave_delay_complete(p, mpd);
 }
 
+static void
+slave_e2e_complete(struct cport *p)
+{
+	p->dreq_pending = 0;
+	slave_e2e_sample(p, &p->dreq);
+}
+
 void
 slave_delay_req_tx_ts(struct cport *p, uint16_t seq,
     const struct ptp_timestamp *t3)
 {
-	if (!p->dreq_pending || seq != p->dreq_seq)
+	struct dreq_old *o;
+
+	if (!p->dreq_pending || seq != p->dreq_seq) {
+		if ((o = dreq_old_find(p, seq)) == NULL || o->have_t3)
+			return;
+		o->have_t3 = 1;
+		o->d.t3 = *t3;
+		if (msg_time_ns(p, PTP_MT_DELAY_REQ, "egress time", t3,
+		    NULL) != 0)
+			o->used = 0;
+		else if (o->have_t4) {
+			o->used = 0;
+			slave_e2e_sample(p, &o->d);
+		}
 		return;
+	}
 	if (msg_time_ns(p, PTP_MT_DELAY_REQ, "egress time", t3, NULL) != 0) {
 		p->dreq_pending = 0;
 		return;
@@ -385,24 +450,43 @@ void
 slave_rx_delay_resp(struct cport *p, const struct ptp_msg *m)
 {
 	const struct ptp_delay_resp *r = &m->body.delay_resp;
+	struct dreq_old *o = NULL;
 
-	if (!slave_state(p) || !from_parent(p, m) || !p->dreq_pending ||
-	    m->hdr.sequence_id != p->dreq_seq ||
+	if (!slave_state(p) || !from_parent(p, m) ||
 	    !ptp_port_identity_equal(&r->requesting_port_identity,
 	    &p->identity))
 		return;
+	if (!p->dreq_pending || m->hdr.sequence_id != p->dreq_seq) {
+		/* an overtaken Delay_Req's answer, once (have_t4) */
+		if ((o = dreq_old_find(p, m->hdr.sequence_id)) == NULL ||
+		    o->have_t4)
+			return;
+	}
 	if (msg_time_ns(p, PTP_MT_DELAY_RESP, "receiveTimestamp",
 	    &r->receive_timestamp, NULL) != 0) {
-		p->dreq_pending = 0;	/* this exchange is lost */
+		if (o != NULL)
+			o->used = 0;
+		else
+			p->dreq_pending = 0;	/* this exchange is lost */
 		return;
 	}
-	p->dreq.t4 = r->receive_timestamp;
-	p->dreq.corr_delay_resp = m->hdr.correction;
 	/* The master tells the rate it wants requests at (9.5.11.2). */
 	if (m->hdr.log_message_interval != LOG_INTERVAL_NONE &&
 	    m->hdr.log_message_interval >= -10 &&
 	    m->hdr.log_message_interval <= 10)
 		p->log_min_delay_req_interval = m->hdr.log_message_interval;
+	if (o != NULL) {
+		o->d.t4 = r->receive_timestamp;
+		o->d.corr_delay_resp = m->hdr.correction;
+		o->have_t4 = 1;
+		if (o->have_t3) {
+			o->used = 0;
+			slave_e2e_sample(p, &o->d);
+		}
+		return;
+	}
+	p->dreq.t4 = r->receive_timestamp;
+	p->dreq.corr_delay_resp = m->hdr.correction;
 	if (p->dreq_have_t3)
 		slave_e2e_complete(p);
 	else

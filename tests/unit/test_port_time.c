@@ -409,6 +409,71 @@ test_dreq_fast_timer(void **state)
 	assert_int_equal(E.arm_ns, p->dreq_due - now_ns + 1500000000LL);
 }
 
+/* The master's Delay_Resp for request seq: t4 at sec s + ns. */
+static void
+dresp(struct cport *p, uint16_t seq, uint64_t s, uint32_t ns)
+{
+	struct ptp_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.message_type = PTP_MT_DELAY_RESP;
+	m.hdr.sequence_id = seq;
+	m.hdr.log_message_interval = 0x7f;
+	m.body.delay_resp.receive_timestamp = (struct ptp_timestamp){ s, ns };
+	m.body.delay_resp.requesting_port_identity = p->identity;
+	rx(p, &m, s);
+}
+
+/*
+ * A Delay_Req overtaken by the next before its Delay_Resp came (a master
+ * that answers late: netd holds a busy port's Delay_Reqs 20 ms) is still
+ * matched, once, as ptp4l matches any of its recent requests; one whose
+ * answer comes after DREQ_OLD_NS is not, and neither is a sequenceId
+ * never sent.  Sync: t2 - t1 = 1 ns; Delay_Req: t4 - t3 = 999 ns; so a
+ * path delay of 500 ns.
+ */
+static void
+test_dreq_overtaken(void **state)
+{
+	struct cport *p = *state;
+	struct ptp_timestamp t3 = { 21, 1000 };
+
+	p->delay_mechanism = DM_E2E;
+	p->dreq_due = 100000000000LL;		/* far away */
+	sync_at(p, 1, 20);
+	sync_at(p, 2, 21);
+	assert_int_equal(p->have_rr, 1);
+	assert_int_equal(E.nsent, 1);		/* seq 0, with the sample */
+	assert_int_equal(p->dreq_seq, 0);
+	slave_send_delay_req(p);		/* seq 1 overtakes it */
+	assert_int_equal(p->dreq_seq, 1);
+	/* seq 0's answer before its TX stamp, then the stamp */
+	dresp(p, 0, 21, 1999);
+	assert_int_equal(p->have_delay, 0);
+	slave_delay_req_tx_ts(p, 0, &t3);
+	assert_int_equal(p->have_delay, 1);
+	assert_int_equal(p->path_delay, 500 * 65536);
+	/* once: the same answer again adds nothing; seq 1 still pending */
+	p->have_delay = 0;
+	dresp(p, 0, 21, 1999);
+	assert_int_equal(p->have_delay, 0);
+	assert_int_equal(p->dreq_pending, 1);
+	/* an answer to a request never sent */
+	dresp(p, 7, 21, 1999);
+	assert_int_equal(p->have_delay, 0);
+	/* overtaken again (seq 1 by 2), answered 1.5 s later: too late */
+	slave_send_delay_req(p);
+	slave_delay_req_tx_ts(p, 1, &t3);
+	now_ns += 1500000000LL;
+	dresp(p, 1, 21, 1999);
+	assert_int_equal(p->have_delay, 0);
+	/* the current one still completes as before */
+	slave_delay_req_tx_ts(p, 2, &t3);
+	dresp(p, 2, 21, 1999);
+	assert_int_equal(p->have_delay, 1);
+	assert_int_equal(p->dreq_pending, 0);
+}
+
 /* P2P: a Sync sample sends nothing (the Pdelay_Req has its own timer). */
 static void
 test_no_dreq_p2p(void **state)
@@ -441,6 +506,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_dreq_sw_lag, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dreq_fast_timer, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_dreq_overtaken, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_no_dreq_p2p, setup,
 		    teardown),
