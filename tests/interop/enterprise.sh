@@ -35,8 +35,8 @@ MEASURE=${MEASURE:-30}
 SETTLE=${SETTLE:-10}
 LOCK_TIMEOUT=${LOCK_TIMEOUT:-90}
 FREE_SKIP=${FREE_SKIP:-10}
-MIX_RMS_MAX=${MIX_RMS_MAX:-6000}
-MIX_ABS_MAX=${MIX_ABS_MAX:-20000}
+MIX_RMS_MAX=${MIX_RMS_MAX:-10000}
+MIX_ABS_MAX=${MIX_ABS_MAX:-30000}
 PROFILE=${PROFILE:-$here/../../etc/profiles/enterprise.cfg}
 MCAST=224.0.1.129
 
@@ -178,14 +178,20 @@ mix_run() {
 }
 
 # The bridge (four namespaces, two veth hops and the bridge between
-# grandmaster and client) costs software time stamps accuracy: on this
-# kind of host ptp4l's clients of a ptp4l grandmaster show a mean path
-# delay near 20 us and a standard deviation of 4-5 us, beyond the pair
-# bounds of lib.sh (seen: sd 0.9-4.8 us, max |o - mean| 2-14 us with a
-# ptp4l grandmaster; 3.8-4.6 us and 10-13 us with ours).  So the bounds
-# on ours are twice what ptp4l's grandmaster got on the same bridge in
-# the same run, or MIX_RMS_MAX / MIX_ABS_MAX (6 and 20 us: twice lib.sh's),
-# whichever is looser.
+# grandmaster and client) costs software time stamps accuracy, and how
+# much depends on what else this shared 2-core host runs at the moment:
+# ptp4l's clients of a ptp4l grandmaster showed a mean path delay of
+# 13-30 us, a standard deviation of 0.9-9.5 us and max |o - mean| of
+# 2-29 us (ours: sd 1.7-6.6 us, 5-19 us).  Neither grandmaster adds to
+# it: on the grandmaster's bridge port, capture time minus the Follow_Up's
+# preciseOriginTimestamp was 2.4 +- 0.5 us for one and 2.8 +- 0.4 us for
+# the other, and Delay_Resp's receiveTimestamp minus the Delay_Req's
+# capture time 5.0 +- 1.3 us for both.  The noise comes in bursts, so a
+# reference run a minute earlier can be quieter than ours: the bounds on
+# ours are twice what ptp4l's grandmaster got on the same bridge in the
+# same run, or MIX_RMS_MAX / MIX_ABS_MAX (10 and 30 us: the worst seen
+# with ptp4l's own grandmaster), whichever is looser.  (CI once failed
+# on 6 and 20 us: ours sd 6.6 us after a quiet reference run.)
 case_mix() {
 	mix_sd=0 mix_md=0
 	mix_run ref || return
