@@ -175,10 +175,13 @@ void	port_batch_flush(struct netd *nd);
  * Receive coalescing (outq.h): the port's event socket leaves the loop
  * while a received Delay_Req is held; port_rx_drain() reads what came
  * meanwhile (at most PORT_DRAIN_MAX frames a port) and puts the sockets
- * back.  1 when the socket is off the loop.
+ * back; a port that had more keeps coalescing, and port_rx_drain() then
+ * returns 1: drain again in PORT_DRAIN_AGAIN_US.  port_rx_coalesce():
+ * 1 when the socket is off the loop.
  */
+#define PORT_DRAIN_AGAIN_US	1000
 int	port_rx_coalesce(struct netd_port *p);
-void	port_rx_drain(struct netd *nd);
+int	port_rx_drain(struct netd *nd);
 /* Forgets the TX timestamps owed (the client went away); frees nothing. */
 void	port_txmap_clear(struct netd_port *p);
 /* Frees what port_init() and port_send() allocated (at exit). */

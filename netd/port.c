@@ -484,6 +484,25 @@ port_quiet_leave(struct netd_port *p, enum transport_class cls)
 }
 
 /*
+ * The end of a quiet send or batch on a coalescing event socket
+ * (port_rx_coalesce()): it stays off the loop, so the stamps are taken
+ * now, all of them: nothing would wake netd for the rest before the drain,
+ * and they fill the socket's receive buffer meanwhile.  Bounded by what is
+ * owed (the TX ring).
+ */
+static void
+port_quiet_end(struct netd_port *p, enum transport_class cls)
+{
+	if (cls != TC_EVENT || !p->coalescing) {
+		port_quiet_leave(p, cls);
+		return;
+	}
+	while (port_read_errqueue(p, cls, 0) >= PORT_ERRQ_BURST)
+		;
+	netd_arm_tick(p->nd);
+}
+
+/*
  * A grandmaster's clients' Delay_Reqs come one at a time, and each woke
  * netd (at 1,000 clients at 1/s, 1,000 of its 1,165 wake-ups a second):
  * while one is held for company, the event socket stays off the loop and
@@ -502,26 +521,35 @@ port_rx_coalesce(struct netd_port *p)
 	return 1;
 }
 
-void
+int
 port_rx_drain(struct netd *nd)
 {
 	struct netd_port *p;
 	size_t i;
-	int n;
+	int n, more = 0;
 
 	for (i = 0; i < nd->nports; i++) {
 		p = &nd->ports[i];
 		if (!p->coalescing)
 			continue;
-		p->coalescing = 0;
-		if (!p->is_open)
+		if (!p->is_open) {
+			p->coalescing = 0;
 			continue;
+		}
 		for (n = 0; n < PORT_DRAIN_MAX && port_read_one(p, TC_EVENT);
 		    n++)
 			;
+		if (n == PORT_DRAIN_MAX) {
+			/* More came than one drain reads: the socket stays
+			 * off the loop, and the caller drains again soon. */
+			more = 1;
+			continue;
+		}
+		p->coalescing = 0;
 		if (!nd->batching)
 			port_quiet_leave(p, TC_EVENT);
 	}
+	return more;
 }
 
 void
@@ -540,14 +568,20 @@ port_batch_end(struct netd *nd)
 void
 port_batch_flush(struct netd *nd)
 {
+	struct netd_port *p;
 	size_t i;
 	int c;
 
-	for (i = 0; i < nd->nports; i++)
+	for (i = 0; i < nd->nports; i++) {
+		p = &nd->ports[i];
+		if (!p->is_open)
+			continue;
+		/* A coalescing event socket stays off the loop until its
+		 * drain (port_rx_drain()): back on it now, every Delay_Req
+		 * that came meanwhile would wake netd once. */
 		for (c = 0; c < TC_NUM; c++)
-			if (nd->ports[i].is_open)
-				port_quiet_leave(&nd->ports[i],
-				    (enum transport_class)c);
+			port_quiet_end(p, (enum transport_class)c);
+	}
 }
 
 int
@@ -595,7 +629,7 @@ port_send(struct netd_port *p, enum transport_class cls,
 	}
 	/* In a batch the socket stays off the loop until its end. */
 	if (quiet && !p->nd->batching)
-		port_quiet_leave(p, cls);
+		port_quiet_end(p, cls);
 	if (rc < 0) {
 		if (rc == -EPERM)
 			return PTPSEP__REFUSE_REASON__REFUSE_BAD_DESTINATION;

@@ -234,14 +234,21 @@ static void
 relay_ev_coal(evutil_socket_t fd, short what, void *arg)
 {
 	struct netd *nd = arg;
+	int more;
 
 	(void)fd;
 	(void)what;
 	evtimer_del(nd->coal_tmo);
 	nd->draining = 1;
-	port_rx_drain(nd);
+	more = port_rx_drain(nd);
 	nd->draining = 0;
 	(void)relay_flush(nd);
+	if (more) {
+		/* Left in the socket: after clockd has had these. */
+		struct timeval tv = { 0, PORT_DRAIN_AGAIN_US };
+
+		(void)evtimer_add(nd->coal_tmo, &tv);
+	}
 }
 
 static void
@@ -298,10 +305,13 @@ relay_hold(struct netd *nd, const NetdMsg *m, enum outq_kind k,
 		(void)evtimer_add(nd->outq_tmo, &tv);
 	}
 	/* A Delay_Req held for company (only those are held that long):
-	 * the next ones are read together when the hold ends. */
+	 * the next ones are read together when the hold ends.  A port whose
+	 * socket a batch put back on the loop, or another port, joins a
+	 * coalescing under way and is drained with it. */
 	if (k == OUTQ_RX && hold_ns == OUTQ_DREQ_HOLD_NS && !nd->draining &&
-	    port < nd->nports && !evtimer_pending(nd->coal_tmo, NULL) &&
-	    port_rx_coalesce(&nd->ports[port])) {
+	    port < nd->nports && !nd->ports[port].coalescing &&
+	    port_rx_coalesce(&nd->ports[port]) &&
+	    !evtimer_pending(nd->coal_tmo, NULL)) {
 		struct timeval tv = { 0, hold_ns / 1000 };
 
 		(void)evtimer_add(nd->coal_tmo, &tv);
