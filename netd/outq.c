@@ -41,7 +41,7 @@ outq_rx_hold_ns(int is_event, const uint8_t *payload, size_t len)
 
 int64_t
 outq_rx_hold(struct outq *q, int is_event, const uint8_t *payload,
-    size_t len, int64_t now_ns)
+    size_t len, int64_t now_ns, unsigned peers)
 {
 	int64_t hold = outq_rx_hold_ns(is_event, payload, len), gap;
 
@@ -57,7 +57,13 @@ outq_rx_hold(struct outq *q, int is_event, const uint8_t *payload,
 		q->dreq_gap_ns = OUTQ_GAP_MAX_NS;
 	q->dreq_last_ns = now_ns;
 	q->dreq_gap_ns += (gap - q->dreq_gap_ns) / OUTQ_GAP_WEIGHT;
-	return q->dreq_gap_ns <= OUTQ_DREQ_GAP_NS ? OUTQ_DREQ_HOLD_NS : 0;
+	if (q->dreq_gap_ns > OUTQ_DREQ_GAP_NS)
+		return 0;
+	/* A peer's own interval, about peers x the mean gap (outq.h). */
+	hold = (int64_t)peers * q->dreq_gap_ns / OUTQ_DREQ_HOLD_DIV;
+	if (hold < OUTQ_DREQ_HOLD_NS)
+		return OUTQ_DREQ_HOLD_NS;
+	return hold > OUTQ_DREQ_HOLD_MAX_NS ? OUTQ_DREQ_HOLD_MAX_NS : hold;
 }
 
 void

@@ -509,8 +509,8 @@ port_quiet_end(struct netd_port *p, enum transport_class cls)
  * what came meanwhile is read at the hold's end, in one wake-up, as a
  * NIC's interrupt coalescing does.  The receive time stamps are the
  * kernel's, taken on arrival, so nothing is less accurate; frames wait
- * at most the hold (OUTQ_DREQ_HOLD_NS), which only a port that receives
- * Delay_Reqs often enough for holding (outq_rx_hold()) ever does.
+ * at most the hold (outq_rx_hold(): 20 to 100 ms), which only a port that
+ * receives Delay_Reqs often enough for holding ever does.
  */
 int
 port_rx_coalesce(struct netd_port *p)

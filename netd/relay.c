@@ -308,7 +308,7 @@ relay_hold(struct netd *nd, const NetdMsg *m, enum outq_kind k,
 	 * the next ones are read together when the hold ends.  A port whose
 	 * socket a batch put back on the loop, or another port, joins a
 	 * coalescing under way and is drained with it. */
-	if (k == OUTQ_RX && hold_ns == OUTQ_DREQ_HOLD_NS && !nd->draining &&
+	if (k == OUTQ_RX && hold_ns >= OUTQ_DREQ_HOLD_NS && !nd->draining &&
 	    port < nd->nports && !nd->ports[port].coalescing &&
 	    port_rx_coalesce(&nd->ports[port]) &&
 	    !evtimer_pending(nd->coal_tmo, NULL)) {
@@ -798,7 +798,7 @@ relay_rx_frame(struct netd_port *p, enum transport_class cls,
 	 * (outq.h).
 	 */
 	if ((hold = outq_rx_hold(&nd->outq, cls == TC_EVENT, f.payload.data,
-	    f.payload.len, relay_mono_ns())) > 0)
+	    f.payload.len, relay_mono_ns(), (unsigned)p->tp.peers.count)) > 0)
 		return relay_hold(nd, &m, OUTQ_RX, p->index, hold) == 0 ?
 		    0 : -1;
 	if (relay_send(nd, &m, RELAY_DROPPABLE) != 0) {

@@ -114,46 +114,85 @@ test_dreq_rate(void **state)
 	ptp(b, 44, 0x1, 0);
 	ptp(s, 44, 0x0, 1);
 	/* the first one: nothing known, none expected */
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t), 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t, 0), 0);
 	for (i = 0; i < 50; i++)		/* 100 ms apart */
-		assert_int_equal(outq_rx_hold(&r, 1, b, 44,
-		    t += 100000000), 0);
-	assert_int_equal(outq_rx_hold(&r, 1, s, 44, t), OUTQ_RX_HOLD_NS);
+		assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 100000000, 0), 0);
+	assert_int_equal(outq_rx_hold(&r, 1, s, 44, t, 0), OUTQ_RX_HOLD_NS);
 	for (i = 0; i < 50; i++)		/* 10 ms apart */
-		(void)outq_rx_hold(&r, 1, b, 44, t += 10000000);
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 10000000),
+		(void)outq_rx_hold(&r, 1, b, 44, t += 10000000, 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 10000000, 0),
 	    OUTQ_DREQ_HOLD_NS);
 	for (i = 0; i < 50; i++)		/* 100 ms apart again */
-		(void)outq_rx_hold(&r, 1, b, 44, t += 100000000);
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 100000000), 0);
+		(void)outq_rx_hold(&r, 1, b, 44, t += 100000000, 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 100000000, 0), 0);
 	for (i = 0; i < 50; i++)		/* 1 ms apart */
-		(void)outq_rx_hold(&r, 1, b, 44, t += 1000000);
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000),
+		(void)outq_rx_hold(&r, 1, b, 44, t += 1000000, 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000, 0),
 	    OUTQ_DREQ_HOLD_NS);
 	/* a Sync burst in between changes nothing */
 	for (i = 0; i < 100; i++)
-		assert_int_equal(outq_rx_hold(&r, 1, s, 44, t),
+		assert_int_equal(outq_rx_hold(&r, 1, s, 44, t, 0),
 		    OUTQ_RX_HOLD_NS);
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000),
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000, 0),
 	    OUTQ_DREQ_HOLD_NS);
 	/* a pause of a minute counts as one gap of OUTQ_GAP_MAX_NS: holding
 	 * goes on; a few more such gaps end it, and it resumes */
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 60000000000LL),
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 60000000000LL, 0),
 	    OUTQ_DREQ_HOLD_NS);
 	for (i = 0; i < 5; i++)
-		(void)outq_rx_hold(&r, 1, b, 44, t += 60000000000LL);
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 60000000000LL), 0);
+		(void)outq_rx_hold(&r, 1, b, 44, t += 60000000000LL, 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 60000000000LL, 0), 0);
 	for (i = 0; i < 50; i++)
-		(void)outq_rx_hold(&r, 1, b, 44, t += 1000000);
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000),
+		(void)outq_rx_hold(&r, 1, b, 44, t += 1000000, 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t += 1000000, 0),
 	    OUTQ_DREQ_HOLD_NS);
 	/* not an event, short: as outq_rx_hold_ns() */
-	assert_int_equal(outq_rx_hold(&r, 0, b, 44, t), 0);
-	assert_int_equal(outq_rx_hold(&r, 1, b, 20, t), 0);
+	assert_int_equal(outq_rx_hold(&r, 0, b, 44, t, 0), 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 20, t, 0), 0);
 	/* a clock going back is a long gap, not a negative one */
 	for (i = 0; i < 5; i++)
-		(void)outq_rx_hold(&r, 1, b, 44, t -= 5000000000LL);
-	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t -= 5000000000LL), 0);
+		(void)outq_rx_hold(&r, 1, b, 44, t -= 5000000000LL, 0);
+	assert_int_equal(outq_rx_hold(&r, 1, b, 44, t -= 5000000000LL, 0), 0);
+}
+
+/*
+ * outq_rx_hold() with unicast peers: the hold is an eighth of a peer's own
+ * interval (peers x the mean gap), from OUTQ_DREQ_HOLD_NS to
+ * OUTQ_DREQ_HOLD_MAX_NS.  100 clients at 1/s (10 ms apart): 125 ms, so
+ * the cap, 100 ms; 100 at 16/s (0.625 ms apart): 7.8 ms, so 20 ms; 16 at
+ * 2.5/s (25 ms apart): 50 ms; 500 at 1.67/s (1.2 ms apart): 75 ms.  A
+ * rate too low to hold holds nothing, whatever the peers.  (The mean gap
+ * settles within 8 ns of the gap: integer steps of an eighth.)
+ */
+static int64_t
+dreq_hold_at(unsigned peers, int64_t gap)
+{
+	static struct outq r;
+	int64_t t = 1000000000, h = 0;
+	int i;
+	uint8_t b[44];
+
+	memset(&r, 0, sizeof(r));
+	ptp(b, 44, 0x1, 0);
+	for (i = 0; i < 200; i++)
+		h = outq_rx_hold(&r, 1, b, 44, t += gap, peers);
+	return h;
+}
+
+static void
+test_dreq_hold_peers(void **state)
+{
+	(void)state;
+	assert_int_equal(dreq_hold_at(100, 10000000), OUTQ_DREQ_HOLD_MAX_NS);
+	assert_int_equal(dreq_hold_at(400, 2500000), OUTQ_DREQ_HOLD_MAX_NS);
+	assert_int_equal(dreq_hold_at(100, 625000), OUTQ_DREQ_HOLD_NS);
+	assert_int_equal(dreq_hold_at(1000, 100000), OUTQ_DREQ_HOLD_NS);
+	assert_int_equal(dreq_hold_at(0, 1000000), OUTQ_DREQ_HOLD_NS);
+	assert_in_range(dreq_hold_at(16, 25000000), 50000000, 50000020);
+	assert_in_range(dreq_hold_at(500, 1200000), 75000000, 75000500);
+	assert_int_equal(dreq_hold_at(10000, 100000000), 0);
+	assert_int_equal(dreq_hold_at(UINT32_MAX, 1000000),
+	    OUTQ_DREQ_HOLD_MAX_NS);
 }
 
 static void
@@ -385,6 +424,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rx_holds),
 		cmocka_unit_test(test_dreq_rate),
+		cmocka_unit_test(test_dreq_hold_peers),
 		cmocka_unit_test(test_batch_in_order),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_bounds),
