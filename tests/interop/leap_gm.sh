@@ -23,11 +23,14 @@
 # kernel_leap 0, which tests/interop/lib.sh writes and insists on; our
 # netd runs a virtual clock and holds no CAP_SYS_TIME).
 #
-# Our virtual clock runs over CLOCK_REALTIME and has no leap emulation yet
-# (next: netd's virtual clock repeating 23:59:59), so it counts straight
-# through 23:59:60: after midnight it is one second ahead of true UTC.  A
-# grandmaster on the ARB timescale (ptpTimescale 0) announces its own
-# clock; what is checked here is the announcement, not the slave's clock.
+# Our virtual clock counts UTC here (kernel_leap 1, no system clock:
+# netd/main.c), and clockd as grandmaster arms the leap on it, so it
+# repeats 23:59:59 as a kernel would.  The poll's times (gm_ms) are host
+# time plus the start offset, so the grandmaster's own midnight falls
+# about 1000 ms after MIDNIGHT on that scale: "first 37 at +1818 ms" is
+# about 0.8 s after its own midnight.  A grandmaster on the ARB timescale
+# (ptpTimescale 0) announces its own clock; what is checked here is the
+# announcement, not the slave's clock.
 #
 #   BUILD=build/default tests/interop/leap_gm.sh
 set -uo pipefail
