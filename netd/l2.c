@@ -107,7 +107,6 @@ l2_send(struct transport_port *port, enum transport_class cls,
 	uint8_t eh[ETH_HLEN];
 	struct iovec iov[2];
 	struct msghdr msg;
-	struct sockaddr_ll sll;
 	ssize_t n;
 	int err;
 
@@ -122,20 +121,15 @@ l2_send(struct transport_port *port, enum transport_class cls,
 	eh[12] = ETH_P_1588 >> 8;
 	eh[13] = ETH_P_1588 & 0xff;
 
-	memset(&sll, 0, sizeof(sll));
-	sll.sll_family = AF_PACKET;
-	sll.sll_protocol = htons(ETH_P_1588);
-	sll.sll_ifindex = port->ifindex;
-	sll.sll_halen = 6;
-	memcpy(sll.sll_addr, eh, 6);
-
 	iov[0].iov_base = eh;
 	iov[0].iov_len = sizeof(eh);
 	iov[1].iov_base = (void *)(uintptr_t)payload;
 	iov[1].iov_len = len;
+	/* No address: the socket is bound to the port's interface and
+	 * ETH_P_1588 (above), and the kernel then sends on the device it
+	 * keeps from the bind instead of looking the index up per frame;
+	 * the destination is the header's. */
 	memset(&msg, 0, sizeof(msg));
-	msg.msg_name = &sll;
-	msg.msg_namelen = sizeof(sll);
 	msg.msg_iov = iov;
 	msg.msg_iovlen = 2;
 	msg.msg_control = control;
