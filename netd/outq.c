@@ -24,16 +24,23 @@
 #define OUTQ_MT_PDELAY_RESP	0x3
 #define OUTQ_TWO_STEP		0x02	/* flagField[0], 13.3.2.8 */
 
+static int
+outq_is_dreq(int is_event, const uint8_t *payload, size_t len)
+{
+	return is_event && len >= IPC_MIN_PTP_PAYLOAD &&
+	    (payload[0] & 0x0f) == OUTQ_MT_DELAY_REQ;
+}
+
 int64_t
 outq_rx_hold_ns(int is_event, const uint8_t *payload, size_t len)
 {
 	unsigned t;
 
+	if (outq_is_dreq(is_event, payload, len))
+		return OUTQ_DREQ_HOLD_NS;
 	if (!is_event || len < IPC_MIN_PTP_PAYLOAD)
 		return 0;
 	t = payload[0] & 0x0f;
-	if (t == OUTQ_MT_DELAY_REQ)
-		return OUTQ_DREQ_HOLD_NS;
 	if (t != OUTQ_MT_SYNC && t != OUTQ_MT_PDELAY_RESP)
 		return 0;
 	return (payload[6] & OUTQ_TWO_STEP) != 0 ? OUTQ_RX_HOLD_NS : 0;
@@ -43,11 +50,10 @@ int64_t
 outq_rx_hold(struct outq *q, int is_event, const uint8_t *payload,
     size_t len, int64_t now_ns, unsigned peers)
 {
-	int64_t hold = outq_rx_hold_ns(is_event, payload, len), gap;
+	int64_t hold, gap;
 
-	if (hold != OUTQ_DREQ_HOLD_NS || (payload[0] & 0x0f) !=
-	    OUTQ_MT_DELAY_REQ)
-		return hold;
+	if (!outq_is_dreq(is_event, payload, len))
+		return outq_rx_hold_ns(is_event, payload, len);
 	gap = now_ns - q->dreq_last_ns;
 	if (q->dreq_last_ns == 0 || gap < 0 || gap > OUTQ_GAP_MAX_NS)
 		gap = OUTQ_GAP_MAX_NS;
