@@ -1,6 +1,6 @@
 /*
  * config_fixture.h - what the configuration unit tests
- * (tests/unit/test_config*.c) share: a cfg whose diagnostics are captured
+ * (tests/unit/test_config*.c, test_cfg_utab.c) share: a cfg whose diagnostics are captured
  * in `diags`, loading a text as file "t.cfg", and asserting on the
  * diagnostics reported.
  */
@@ -15,7 +15,7 @@
 
 #include "cfg.h"
 
-#define MAX_DIAGS 256
+#define MAX_DIAGS 512
 
 struct diags {
 	unsigned int n;

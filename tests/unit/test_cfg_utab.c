@@ -16,76 +16,19 @@
 
 #include "cfg.h"
 #include "cli.h"
+#include "config_fixture.h"
 
 #define LINUXPTP_CONFIGS "/usr/share/doc/linuxptp/configs"
-#define MAX_DIAGS 512
-
-static struct {
-	unsigned int n;
-	struct {
-		enum cfg_severity sev;
-		char key[64];
-		char text[512];
-	} d[MAX_DIAGS];
-} diags;
-
-static void
-collect(void *arg, const struct cfg_diag *d)
-{
-	(void)arg;
-	if (diags.n >= MAX_DIAGS)
-		return;
-	diags.d[diags.n].sev = d->severity;
-	snprintf(diags.d[diags.n].key, sizeof(diags.d[0].key), "%s",
-	    d->key ? d->key : "");
-	snprintf(diags.d[diags.n].text, sizeof(diags.d[0].text), "%s",
-	    d->text);
-	diags.n++;
-}
-
-static struct cfg *
-new_cfg(void)
-{
-	struct cfg *cfg = cfg_new();
-
-	assert_non_null(cfg);
-	memset(&diags, 0, sizeof(diags));
-	cfg_set_diag(cfg, collect, NULL);
-	return cfg;
-}
-
-static int
-load(struct cfg *cfg, const char *text)
-{
-	return cfg_load_buffer(cfg, "t.cfg", text, strlen(text));
-}
-
-static void
-assert_diag(const char *text)
-{
-	unsigned int i;
-
-	for (i = 0; i < diags.n; i++)
-		if (strcmp(diags.d[i].text, text) == 0)
-			return;
-	for (i = 0; i < diags.n; i++)
-		print_message("  got: %s\n", diags.d[i].text);
-	fail_msg("no diagnostic '%s'", text);
-}
 
 /* "[unicast_master_table]\n" + body: exactly one error, this one. */
 static void
 expect_error(const char *body, const char *msg)
 {
 	char text[4096];
-	struct cfg *cfg = new_cfg();
 
 	snprintf(text, sizeof(text), "[global]\n[unicast_master_table]\n%s",
 	    body);
-	assert_int_equal(load(cfg, text), -1);
-	assert_diag(msg);
-	assert_int_equal(cfg_error_count(cfg), 1);
-	cfg_free(cfg);
+	expect_one_error(text, msg);
 }
 
 static const char *
