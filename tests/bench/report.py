@@ -289,7 +289,10 @@ def scale(c, out):
     out.append("L2, software time stamps, negotiation: every client asks for "
                "Announce (1 per 2 s), Sync and Delay_Resp grants and sends "
                "Delay_Reqs at its granted rate (tests/bench/uclients).  "
-               "Each grandmaster runs alone; CPU is its processes' on-CPU "
+               "Up to 2000 Syncs a second in all the two grandmasters run "
+               "side by side (*pair*), each on its own veth pair with its own "
+               "clients, over the same window; beyond it each runs alone.  "
+               "CPU is its processes' on-CPU "
                "time over the window (netd + clockd, or ptp4l).  *Served*: "
                "clients holding all three grants at the end; *Sync min*: "
                "the least-served client's Syncs against its grant.\n")
@@ -305,12 +308,27 @@ def scale(c, out):
         ref = sum(u["refusals"].values())
         out.append("| %s | %d | %g | %d | %d | %.3f | %.1f | %.0f | %s / %s "
                    "| %s | %d |" % (
-                       r["impl"], r["clients"], 2.0 ** -r["log_sync"],
+                       r["impl"] + (" (pair)" if r.get("side_by_side")
+                                    else ""), r["clients"], 2.0 ** -r["log_sync"],
                        u["served"], ref, r["cpu_cores"],
                        r["cpu_us_per_client_s"], u["rx_per_s"]["sync"],
                        fmt(sf.get("min"), "{:.2f}"),
                        fmt(sf.get("median"), "{:.2f}"),
                        fmt(df.get("min"), "{:.2f}"), r["peak_rss_kb"]))
+    pairs = {}
+    for r in c.get("runs", []):
+        if r.get("side_by_side"):
+            pairs.setdefault((r["clients"], r["log_sync"]), {}).setdefault(
+                r["impl"], []).append(r["cpu_cores"])
+    for (n, ls), v in sorted(pairs.items()):
+        if "ours" in v and "ptp4l" in v:
+            rs = sorted(a / b for a, b in zip(v["ours"], v["ptp4l"]) if b)
+            if rs:
+                out.append("- %d clients at %g Sync/s, side by side: ours / "
+                           "ptp4l CPU %s (median %.2f)" % (
+                               n, 2.0 ** -ls,
+                               ", ".join("%.2f" % x for x in rs),
+                               rs[len(rs) // 2]))
     out.append("")
 
 
