@@ -100,44 +100,32 @@ l2_rx_src(const uint8_t *hdr, const struct sockaddr_storage *ss,
 }
 
 static int
-l2_send(struct transport_port *port, enum transport_class cls,
-    const struct transport_dest *dest, const uint8_t *payload, size_t len,
-    void *control, size_t controllen)
+l2_frame(struct transport_port *port, enum transport_class cls,
+    const struct transport_dest *dest, struct transport_txent *e)
 {
-	uint8_t eh[ETH_HLEN];
-	struct iovec iov[2];
-	struct msghdr msg;
-	ssize_t n;
 	int err;
 
-	if ((err = transport_dest_mac(dest, eh)) < 0)
+	(void)cls;
+	if ((err = transport_dest_mac(dest, e->hdr)) < 0)
 		return err;
 	/* The groups this port was configured with (ptp_dst_mac, ...). */
 	if (dest->kind == TD_PRIMARY)
-		memcpy(eh, port->primary_mac, 6);
+		memcpy(e->hdr, port->primary_mac, 6);
 	else if (dest->kind == TD_PDELAY)
-		memcpy(eh, port->pdelay_mac, 6);
-	memcpy(eh + 6, port->mac, 6);
-	eh[12] = ETH_P_1588 >> 8;
-	eh[13] = ETH_P_1588 & 0xff;
+		memcpy(e->hdr, port->pdelay_mac, 6);
+	memcpy(e->hdr + 6, port->mac, 6);
+	e->hdr[12] = ETH_P_1588 >> 8;
+	e->hdr[13] = ETH_P_1588 & 0xff;
 
-	iov[0].iov_base = eh;
-	iov[0].iov_len = sizeof(eh);
-	iov[1].iov_base = (void *)(uintptr_t)payload;
-	iov[1].iov_len = len;
+	e->iov[TXE_HDR].iov_base = e->hdr;
+	e->iov[TXE_HDR].iov_len = sizeof(e->hdr);
 	/* No address: the socket is bound to the port's interface and
 	 * ETH_P_1588 (above), and the kernel then sends on the device it
 	 * keeps from the bind instead of looking the index up per frame;
 	 * the destination is the header's. */
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = iov;
-	msg.msg_iovlen = 2;
-	msg.msg_control = control;
-	msg.msg_controllen = controllen;
-	if ((n = sendmsg(port->fd[cls], &msg, 0)) == -1)
-		return -errno;
-	if ((size_t)n != sizeof(eh) + len)
-		return -EIO;
+	e->msg.msg_iov = e->iov;
+	e->msg.msg_iovlen = 2;
+	e->expect = sizeof(e->hdr) + e->iov[TXE_PAYLOAD].iov_len;
 	return 0;
 }
 
@@ -145,5 +133,5 @@ const struct transport_ops l2_ops = {
 	.open = l2_open,
 	.rx_hdr_len = ETH_HLEN,
 	.rx_src = l2_rx_src,
-	.send = l2_send,
+	.frame = l2_frame,
 };

@@ -25,6 +25,8 @@
 #define PORT_DRAIN_MAX	256
 
 static void port_ev_read(evutil_socket_t fd, short what, void *arg);
+static void port_tx_failed(void *arg, enum transport_class cls,
+    uint32_t ts_id);
 
 /*
  * A MAC key's value (xx:xx:xx:xx:xx:xx, checked by the config layer) into
@@ -221,6 +223,8 @@ port_open(struct netd_port *p)
 		    strerror(-rc));
 		return rc;
 	}
+	p->tp.tx_failed = port_tx_failed;
+	p->tp.tx_failed_arg = p;
 	if ((rc = port_pin_utab(p)) < 0) {
 		transport_close(&p->tp);
 		return rc;
@@ -349,6 +353,25 @@ port_txts_done(struct netd_port *p, struct transport_txts *t)
 		return;
 	}
 	relay_tx_timestamp(p, m->cookie, t);
+}
+
+/*
+ * A send queued through a batch (transport_txq.c) that asked for a TX
+ * time stamp failed when it left: clockd is told, as port_send() tells it
+ * of one that fails at once.
+ */
+static void
+port_tx_failed(void *arg, enum transport_class cls, uint32_t ts_id)
+{
+	struct netd_port *p = arg;
+	struct netd_txmap *m = port_txmap_find(p, ts_id);
+
+	(void)cls;
+	if (m == NULL)
+		return;
+	m->used = 0;
+	p->txmap_used--;
+	relay_tx_failed(p, m->cookie);
 }
 
 /* Keeps clockd's follow_up template in the slot (bounded: check.c). */
@@ -555,14 +578,26 @@ port_rx_drain(struct netd *nd)
 void
 port_batch_begin(struct netd *nd)
 {
+	size_t i;
+
 	nd->batching = 1;
+	/* The batch's sends leave a socket's worth at once (sendmmsg,
+	 * transport_txq.c) at port_batch_flush(). */
+	for (i = 0; i < nd->nports; i++)
+		if (nd->ports[i].is_open)
+			transport_defer(&nd->ports[i].tp, 1);
 }
 
 void
 port_batch_end(struct netd *nd)
 {
+	size_t i;
+
 	port_batch_flush(nd);
 	nd->batching = 0;
+	for (i = 0; i < nd->nports; i++)
+		if (nd->ports[i].is_open)
+			transport_defer(&nd->ports[i].tp, 0);
 }
 
 void
@@ -576,11 +611,17 @@ port_batch_flush(struct netd *nd)
 		p = &nd->ports[i];
 		if (!p->is_open)
 			continue;
+		/* What the batch queued leaves first: its TX time stamps are
+		 * then there to be read. */
+		for (c = 0; c < TC_NUM; c++)
+			transport_flush(&p->tp, (enum transport_class)c);
 		/* A coalescing event socket stays off the loop until its
 		 * drain (port_rx_drain()): back on it now, every Delay_Req
 		 * that came meanwhile would wake netd once. */
 		for (c = 0; c < TC_NUM; c++)
 			port_quiet_end(p, (enum transport_class)c);
+		/* The Follow_Ups those stamps completed, all at once. */
+		transport_flush(&p->tp, TC_GENERAL);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -346,6 +347,7 @@ transport_close(struct transport_port *port)
 			close(port->fd[c]);
 		port->fd[c] = -1;
 	}
+	txq_free(port);
 	tstamp_tx_free(port);
 	transport_peers_free(&port->peers);
 }
@@ -503,12 +505,9 @@ transport_send(struct transport_port *port, enum transport_class cls,
     const struct transport_dest *dest, const uint8_t *payload, size_t len,
     int want_ts, uint32_t *ts_id)
 {
-	union {
-		struct cmsghdr align;
-		uint8_t b[64];
-	} control;
-	size_t controllen = 0;
+	struct transport_txent local, *e = NULL;
 	struct timespec now;
+	size_t controllen = 0;
 	uint32_t id = 0;
 	int err, one_step;
 
@@ -534,20 +533,46 @@ transport_send(struct transport_port *port, enum transport_class cls,
 	}
 	if ((err = transport_tx_allowed(port, dest, payload)) < 0)
 		return err;
+	/* Queued (transport_txq.c) while deferring, when it fits; else at
+	 * once, after what waits on the socket, so that the kernel numbers
+	 * the TX requests in the order they were taken. */
+	if (port->defer && len <= TRANSPORT_TXQ_PAYLOAD)
+		e = txq_slot(port, cls);
+	if (e == NULL) {
+		transport_flush(port, cls);
+		e = &local;
+	}
+	memset(e, 0, offsetof(struct transport_txent, buf));
+	if (e != &local) {
+		memcpy(e->buf, payload, len);
+		payload = e->buf;
+	}
+	e->iov[TXE_PAYLOAD].iov_base = (void *)(uintptr_t)payload;
+	e->iov[TXE_PAYLOAD].iov_len = len;
+	if ((err = ops_of(port->kind)->frame(port, cls, dest, e)) < 0) {
+		port->cnt.tx_errors++;
+		log_rl(LOG_LVL_WARN, "%s: cannot address a %s message: %s",
+		    port->ifname, cls == TC_EVENT ? "event" : "general",
+		    strerror(-err));
+		return err;
+	}
 	/*
 	 * A one-step message takes the per-message TX_HARDWARE request too:
 	 * the driver inserts the time only into a frame marked for hardware
 	 * time stamping, and reports none back.  The kernel still numbers
-	 * it (OPT_ID), so the socket's key moves on.
+	 * it (OPT_ID), so the socket's key moves on (txq_done()).
 	 */
 	one_step = !want_ts && cls == TC_EVENT &&
 	    transport_one_step_msg(port->step, payload, len);
-	if (one_step)
-		controllen = tstamp_tx_cmsg(control.b, sizeof(control.b),
+	if (one_step || want_ts)
+		controllen = tstamp_tx_cmsg(e->control.b, sizeof(e->control.b),
 		    port->ts_mode);
+	e->one_step = one_step && controllen != 0;
+	if (controllen) {
+		e->msg.msg_control = e->control.b;
+		e->msg.msg_controllen = controllen;
+	}
 	if (want_ts) {
-		controllen = tstamp_tx_cmsg(control.b, sizeof(control.b),
-		    port->ts_mode);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		/* Take the slot first: no timestamp is asked for untracked. */
 		if ((err = tstamp_tx_add(port, cls, payload, len, &now,
@@ -557,25 +582,15 @@ transport_send(struct transport_port *port, enum transport_class cls,
 			    "outstanding", port->ifname);
 			return -ENOBUFS;
 		}
-	}
-	err = ops_of(port->kind)->send(port, cls, dest, payload, len,
-	    controllen ? control.b : NULL, controllen);
-	if (err < 0) {
-		if (want_ts)
-			tstamp_tx_cancel(port, cls, id);
-		port->cnt.tx_errors++;
-		errno = -err;
-		log_warn("%s: send %s", port->ifname,
-		    cls == TC_EVENT ? "event" : "general");
-		return err;
-	}
-	if (want_ts)
+		e->want_ts = 1;
+		e->ts_id = id;
 		*ts_id = id;
-	else if (one_step && controllen != 0)
-		/* The kernel numbers timestamped sends of a socket from 0. */
-		tstamp_tx_skip(port, cls);
-	port->cnt.tx[cls]++;
-	return 0;
+	}
+	if (e != &local) {
+		port->txq[cls].n++;
+		return 0;
+	}
+	return txq_send(port, cls, e, 1, 0);
 }
 
 /*

@@ -235,6 +235,20 @@ struct transport_tx_ring {
 	uint32_t owed;			/* entries in use */
 };
 
+/*
+ * Sends waiting for one sendmmsg() (transport_txq.c): while the port
+ * defers (transport_defer()), as netd does through a batch of clockd's,
+ * a send is framed and queued, and leaves at transport_flush(), when the
+ * queue is full, or before a send that cannot wait.
+ */
+#define TRANSPORT_TXQ_MAX	16
+#define TRANSPORT_TXQ_PAYLOAD	256	/* larger ones are sent at once */
+struct transport_txent;
+struct transport_txq {
+	unsigned n;
+	struct transport_txent *e;	/* TRANSPORT_TXQ_MAX, or NULL */
+};
+
 struct transport_port {
 	char ifname[IF_NAMESIZE];
 	int ifindex;
@@ -256,6 +270,16 @@ struct transport_port {
 	struct transport_peers peers;	/* made by transport_open() */
 	struct transport_tb tx_tb;	/* the port's TX limit */
 	unsigned tx_rate, tx_burst;
+	struct transport_txq txq[TC_NUM];
+	int defer;			/* transport_defer() */
+
+	/*
+	 * Set by the caller after transport_open(): a queued send that asked
+	 * for a TX timestamp failed at its flush (its ts_id is never
+	 * reported otherwise).
+	 */
+	void (*tx_failed)(void *arg, enum transport_class, uint32_t ts_id);
+	void *tx_failed_arg;
 };
 
 struct transport_rx {
@@ -301,6 +325,15 @@ int	transport_recv(struct transport_port *, enum transport_class,
 int	transport_send(struct transport_port *, enum transport_class,
 	    const struct transport_dest *, const uint8_t *payload, size_t len,
 	    int want_ts, uint32_t *ts_id);
+/*
+ * While on, transport_send() queues what it may (its checks still made at
+ * once, and their errors returned); the kernel's refusal of a queued send
+ * is counted and, for one with a TX request, reported through tx_failed.
+ * Off flushes both sockets.
+ */
+void	transport_defer(struct transport_port *, int on);
+/* Sends what waits in the queue of one socket. */
+void	transport_flush(struct transport_port *, enum transport_class);
 /*
  * Reads one entry of the socket's error queue.  Returns 1 and fills *out
  * when it matched a request, 0 when an entry was consumed but matched

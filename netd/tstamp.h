@@ -91,7 +91,8 @@ int	tstamp_tx_add(struct transport_port *, enum transport_class,
 	    uint32_t *id);
 /* The id the next tstamp_tx_add() hands out. */
 uint32_t tstamp_tx_next_id(const struct transport_port *);
-/* Forgets the last request added, id (its send failed): its key is free. */
+/* Forgets request id, whose send failed: its key is free, and the
+ * requests after it (queued, not sent) move down one key. */
 void	tstamp_tx_cancel(struct transport_port *, enum transport_class,
 	    uint32_t id);
 /* The kernel numbered a send of this socket that has no request (one-step). */

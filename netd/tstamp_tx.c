@@ -94,17 +94,34 @@ tstamp_tx_add(struct transport_port *port, enum transport_class cls,
 	return 0;
 }
 
+/*
+ * The send of request id failed before the kernel took a key: the key is
+ * ours again.  The requests taken after it are queued sends not made yet
+ * (transport_txq.c), which the kernel will number one lower: each moves
+ * down a key.  Only the last TRANSPORT_TXQ_MAX requests are looked at.
+ */
 void
 tstamp_tx_cancel(struct transport_port *port, enum transport_class cls,
     uint32_t id)
 {
 	struct transport_tx_ring *r = &port->txr[cls];
-	struct transport_tx_pending *p = tx_at(r, r->next - 1);
+	struct transport_tx_pending *p;
+	uint32_t k;
+	unsigned back;
 
-	/* The send failed before the kernel took the key: it is ours again. */
-	if (p == NULL || p->id != id)
+	for (back = 1; back <= TRANSPORT_TXQ_MAX; back++) {
+		if ((p = tx_at(r, r->next - back)) == NULL)
+			return;
+		if (p->id == id)
+			break;
+	}
+	if (back > TRANSPORT_TXQ_MAX)
 		return;
-	p->used = 0;
+	for (k = r->next - back; k + 1 != r->next; k++) {
+		r->e[k & TX_MASK] = r->e[(k + 1) & TX_MASK];
+		r->e[k & TX_MASK].key = k;
+	}
+	r->e[k & TX_MASK].used = 0;
 	r->next--;
 	r->owed--;
 }

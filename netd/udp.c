@@ -274,32 +274,19 @@ udp_dest(const struct transport_port *port, enum transport_class cls,
 }
 
 static int
-udp_send(struct transport_port *port, enum transport_class cls,
-    const struct transport_dest *dest, const uint8_t *payload, size_t len,
-    void *control, size_t controllen)
+udp_frame(struct transport_port *port, enum transport_class cls,
+    const struct transport_dest *dest, struct transport_txent *e)
 {
-	struct sockaddr_storage ss;
 	socklen_t sslen;
-	struct iovec iov;
-	struct msghdr msg;
-	ssize_t n;
 	int err;
 
-	if ((err = udp_dest(port, cls, dest, &ss, &sslen)) < 0)
+	if ((err = udp_dest(port, cls, dest, &e->ss, &sslen)) < 0)
 		return err;
-	iov.iov_base = (void *)(uintptr_t)payload;
-	iov.iov_len = len;
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_name = &ss;
-	msg.msg_namelen = sslen;
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = control;
-	msg.msg_controllen = controllen;
-	if ((n = sendmsg(port->fd[cls], &msg, 0)) == -1)
-		return -errno;
-	if ((size_t)n != len)
-		return -EIO;
+	e->msg.msg_name = &e->ss;
+	e->msg.msg_namelen = sslen;
+	e->msg.msg_iov = &e->iov[TXE_PAYLOAD];
+	e->msg.msg_iovlen = 1;
+	e->expect = e->iov[TXE_PAYLOAD].iov_len;
 	return 0;
 }
 
@@ -307,5 +294,5 @@ const struct transport_ops udp_ops = {
 	.open = udp_open,
 	.rx_hdr_len = 0,
 	.rx_src = udp_rx_src,
-	.send = udp_send,
+	.frame = udp_frame,
 };

@@ -348,6 +348,64 @@ test_tx_table(void **state)
  * found by its key in O(1) in any order, and a full ring refuses the
  * next until the oldest is answered or expires.
  */
+/* An empty port with a 100 ms TX timeout, and three distinct payloads. */
+static void
+ring_fixture(struct transport_port *port, uint8_t a[44], uint8_t b[44],
+    uint8_t c[44])
+{
+	memset(port, 0, sizeof(*port));
+	port->tx_ts_timeout_ms = 100;
+	memset(a, 0xaa, 44);
+	memset(b, 0xbb, 44);
+	memset(c, 0xcc, 44);
+}
+
+/*
+ * A queued send refused at its flush (transport_txq.c) gives its key
+ * back although requests were taken after it: those were not sent yet,
+ * and move down one key, which is what the kernel will number them.
+ */
+static void
+test_tx_cancel_middle(void **state)
+{
+	struct transport_port port;
+	struct timespec now = { 100, 0 };
+	uint8_t a[44], b[44], c[44];
+	uint32_t ida, idb, idc, idd;
+	int i;
+
+	(void)state;
+	ring_fixture(&port, a, b, c);
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, a, 44, &now, &ida), 0);
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, b, 44, &now, &idb), 0);
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, c, 44, &now, &idc), 0);
+	tstamp_tx_cancel(&port, TC_EVENT, idb);
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 2);
+	/* the kernel numbers a's send 0 and c's 1 */
+	i = tstamp_tx_match(&port, TC_EVENT, 0, NULL, 0);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, ida);
+	i = tstamp_tx_match(&port, TC_EVENT, 1, NULL, 0);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, idc);
+	assert_int_equal(tstamp_tx_match(&port, TC_EVENT, 2, NULL, 0), -1);
+	/* the next request takes key 2, and a fresh id */
+	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, b, 44, &now, &idd), 0);
+	assert_true(idd != idb && idd != idc);
+	i = tstamp_tx_match(&port, TC_EVENT, 2, b, 44);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, idd);
+	/* an id no longer owed, or never given, changes nothing */
+	tstamp_tx_cancel(&port, TC_EVENT, idb);
+	tstamp_tx_cancel(&port, TC_EVENT, idd + 100);
+	assert_int_equal(transport_tx_owed(&port, TC_EVENT), 3);
+	/* the first of all given back: every later one moves down */
+	tstamp_tx_cancel(&port, TC_EVENT, ida);
+	i = tstamp_tx_match(&port, TC_EVENT, 0, NULL, 0);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, idc);
+	i = tstamp_tx_match(&port, TC_EVENT, 1, NULL, 0);
+	assert_int_equal(port.txr[TC_EVENT].e[i].id, idd);
+	assert_int_equal(port.txr[TC_EVENT].next, 2);
+	tstamp_tx_free(&port);
+}
+
 static void
 test_tx_ring_full(void **state)
 {
@@ -463,11 +521,7 @@ test_tx_ring_expiry_drift(void **state)
 	int i;
 
 	(void)state;
-	memset(&port, 0, sizeof(port));
-	port.tx_ts_timeout_ms = 100;
-	memset(a, 0xaa, sizeof(a));
-	memset(b, 0xbb, sizeof(b));
-	memset(c, 0xcc, sizeof(c));
+	ring_fixture(&port, a, b, c);
 	assert_int_equal(tstamp_tx_add(&port, TC_EVENT, a, sizeof(a), &t0,
 	    &ida), 0);
 	tstamp_tx_skip(&port, TC_EVENT);	/* a one-step send: key 1 */
@@ -676,6 +730,7 @@ main(void)
 		cmocka_unit_test(test_parse_new_and_err),
 		cmocka_unit_test(test_errq_payload_off),
 		cmocka_unit_test(test_tx_table),
+		cmocka_unit_test(test_tx_cancel_middle),
 		cmocka_unit_test(test_tx_ring_full),
 		cmocka_unit_test(test_tx_ring_wrap),
 		cmocka_unit_test(test_tx_ring_expiry_drift),
