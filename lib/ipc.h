@@ -64,7 +64,7 @@
 #define IPC_MAX_ADDRS		4	/* Port.addresses */
 #define IPC_MAX_FOREIGN		64	/* ForeignMasters.masters */
 #define IPC_MAX_REPEATED	16	/* any other repeated field */
-#define IPC_BATCH_MAX		8	/* NetdBatch.msgs */
+#define IPC_BATCH_MAX		32	/* NetdBatch.msgs */
 #define IPC_MAX_TEXT		255	/* any string, printable, no newline */
 #define IPC_MAX_IFNAME		15	/* IFNAMSIZ - 1 */
 #define IPC_CLOCK_IDENTITY_LEN	8	/* IEEE 1588-2019 5.3.4 */

@@ -241,7 +241,7 @@ struct transport_tx_ring {
  * a send is framed and queued, and leaves at transport_flush(), when the
  * queue is full, or before a send that cannot wait.
  */
-#define TRANSPORT_TXQ_MAX	16
+#define TRANSPORT_TXQ_MAX	32
 #define TRANSPORT_TXQ_PAYLOAD	256	/* larger ones are sent at once */
 struct transport_txent;
 struct transport_txq {

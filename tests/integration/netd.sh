@@ -490,7 +490,7 @@ if recv_start "$out" --count 24 --timeout 5; then
 fi
 recv_end || true
 check "L2 a peer's 24 Delay_Reqs in quick succession: the first alone, later ones in one NetdBatch" \
-	bash -c "grep -qE '^BATCH id=[0-9]+ n=[2-8] members=delay_req(,delay_req)+\$' '$out' &&
+	bash -c "grep -qE '^BATCH id=[0-9]+ n=([2-9]|[12][0-9]|3[0-2]) members=delay_req(,delay_req)+\$' '$out' &&
 		[ \$(grep -cE '^RX .*msg=delay_req seq=61(0[1-9]|1[0-9]|2[0-4]) ' '$out') = 24 ] &&
 		grep -m1 -E '^(BATCH|RX) ' '$out' | grep -q 'msg=delay_req seq=6101 '"
 # At a moderate rate too (outq.h, OUTQ_DREQ_GAP_NS): 30 Delay_Reqs about
@@ -505,7 +505,7 @@ if recv_start "$out" --count 30 --timeout 8; then
 fi
 recv_end || true
 check "L2 30 Delay_Reqs about 10 ms apart: later ones reach the client in NetdBatches ($(grep -c '^BATCH' "$out") batches)" \
-	bash -c "grep -qE '^BATCH id=[0-9]+ n=[2-8] members=delay_req(,delay_req)+\$' '$out' &&
+	bash -c "grep -qE '^BATCH id=[0-9]+ n=([2-9]|[12][0-9]|3[0-2]) members=delay_req(,delay_req)+\$' '$out' &&
 		[ \$(grep -cE '^RX .*msg=delay_req seq=62(0[1-9]|[12][0-9]|30) ' '$out') = 30 ]"
 out="$tmp/batch6.out"
 if recv_start "$out" --count 1 --timeout 5; then

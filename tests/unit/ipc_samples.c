@@ -534,15 +534,19 @@ s_netd_batch_tx_clock(void)
 	return batch_of(2, b);
 }
 
-/* The most a batch may hold, every kind a batch may carry. */
+/* The most a batch may hold: every kind a batch may carry, in turn. */
 static const ProtobufCMessage *
 s_netd_batch_max(void)
 {
-	static const builder b[IPC_BATCH_MAX] = { s_netd_txts_missing,
+	static const builder kinds[] = { s_netd_txts_missing,
 	    rx_sync_two_step, rx_follow_up, s_netd_rx_general,
 	    s_netd_clock_reply_refused, s_netd_link_event,
 	    s_netd_tx_unicast, s_netd_clock_step };
+	static builder b[IPC_BATCH_MAX];
+	size_t i;
 
+	for (i = 0; i < IPC_BATCH_MAX; i++)
+		b[i] = kinds[i % (sizeof(kinds) / sizeof(kinds[0]))];
 	return batch_of(IPC_BATCH_MAX, b);
 }
 

@@ -47,10 +47,11 @@ static void
 test_batch_refused(void **state)
 {
 	struct fx_pair *p = *state;
-	Ptpsep__Netd__NetdMsg *n, inner, *nine[IPC_BATCH_MAX + 1];
+	Ptpsep__Netd__NetdMsg *n, inner, *over[IPC_BATCH_MAX + 1];
 	Ptpsep__Netd__NetdMsg member, *one[1] = { &member };
 	Ptpsep__Netd__NetdMsg *saved;
 	Ptpsep__Netd__NetdBatch nested;
+	char want[80];
 	size_t i;
 
 	n = (Ptpsep__Netd__NetdMsg *)fx_sample("netd_batch_sync_fup");
@@ -59,11 +60,12 @@ test_batch_refused(void **state)
 
 	n = (Ptpsep__Netd__NetdMsg *)fx_sample("netd_batch_max");
 	for (i = 0; i < IPC_BATCH_MAX + 1; i++)
-		nine[i] = n->batch->msgs[i % IPC_BATCH_MAX];
-	n->batch->msgs = nine;
+		over[i] = n->batch->msgs[i % IPC_BATCH_MAX];
+	n->batch->msgs = over;
 	n->batch->n_msgs = IPC_BATCH_MAX + 1;
-	expect_batch_refused(p, &n->base,
-	    "NetdMsg.batch: 9 messages in a batch, at most 8");
+	snprintf(want, sizeof(want), "NetdMsg.batch: %d messages in a batch, "
+	    "at most %d", IPC_BATCH_MAX + 1, IPC_BATCH_MAX);
+	expect_batch_refused(p, &n->base, want);
 
 	/* A batch in a batch, itself well formed. */
 	n = (Ptpsep__Netd__NetdMsg *)fx_sample("netd_batch_sync_fup");
@@ -135,18 +137,20 @@ test_no_malloc_batch(void **state)
 }
 
 /*
- * The largest legal batch, IPC_BATCH_MAX frames of a full MTU each, fits
- * IPC_MAX_MSG but not the decode arena: it is unpacked again from the
- * heap, intact, and (the sanitizer build checks) freed without a leak;
- * the arena is free again for the next message.
+ * The largest batch of full-MTU frames that fits IPC_MAX_MSG (the sender
+ * stops a batch at IPC_BATCH_MAX members or IPC_MAX_MSG octets,
+ * whichever comes first) does not fit the decode arena: it is unpacked
+ * again from the heap, intact, and (the sanitizer build checks) freed
+ * without a leak; the arena is free again for the next message.
  */
+#define LARGEST_N	(IPC_MAX_MSG / (IPC_MAX_PTP_PAYLOAD + 64))
 static void
 test_batch_largest(void **state)
 {
 	static uint8_t pl[IPC_MAX_PTP_PAYLOAD];
 	static uint8_t want[IPC_MAX_MSG], again[IPC_MAX_MSG];
-	static Ptpsep__Netd__NetdMsg member[IPC_BATCH_MAX];
-	static Ptpsep__Netd__NetdMsg *ptr[IPC_BATCH_MAX];
+	static Ptpsep__Netd__NetdMsg member[LARGEST_N];
+	static Ptpsep__Netd__NetdMsg *ptr[LARGEST_N];
 	struct fx_pair *p = *state;
 	Ptpsep__Netd__NetdMsg env, *got;
 	Ptpsep__Netd__NetdBatch b;
@@ -163,25 +167,25 @@ test_batch_largest(void **state)
 	rx.payload.data = pl;
 	rx.payload.len = sizeof(pl);
 	rx.rx_ts = &t;
-	for (i = 0; i < IPC_BATCH_MAX; i++) {
+	for (i = 0; i < LARGEST_N; i++) {
 		ptpsep__netd__netd_msg__init(&member[i]);
 		member[i].body_case = PTPSEP__NETD__NETD_MSG__BODY_RX_FRAME;
 		member[i].rx_frame = &rx;
 		ptr[i] = &member[i];
 	}
 	ptpsep__netd__netd_batch__init(&b);
-	b.n_msgs = IPC_BATCH_MAX;
+	b.n_msgs = LARGEST_N;
 	b.msgs = ptr;
 	ptpsep__netd__netd_msg__init(&env);
 	env.body_case = PTPSEP__NETD__NETD_MSG__BODY_BATCH;
 	env.batch = &b;
 	assert_int_equal(ipc_encode(&env.base, want, sizeof(want), &len),
 	    IPC_OK);
-	assert_true(len > 8 * IPC_MAX_PTP_PAYLOAD && len <= IPC_MAX_MSG);
+	assert_true(len > LARGEST_N * IPC_MAX_PTP_PAYLOAD && len <= IPC_MAX_MSG);
 	for (k = 0; k < 3; k++) {
 		assert_int_equal(ipc_send_netd(p->a, &env), IPC_OK);
 		assert_int_equal(ipc_recv_netd(p->b, &got), IPC_OK);
-		assert_int_equal(got->batch->n_msgs, IPC_BATCH_MAX);
+		assert_int_equal(got->batch->n_msgs, LARGEST_N);
 		assert_int_equal(protobuf_c_message_pack(&got->base, again),
 		    len);
 		assert_memory_equal(again, want, len);
