@@ -457,6 +457,43 @@ port_read_one(struct netd_port *p, enum transport_class cls)
 	return 1;
 }
 
+/*
+ * What a coalescing socket gathered (port_rx_coalesce()): the TX stamps
+ * owed, then the frames, TRANSPORT_RX_BATCH to a system call (recvmmsg),
+ * until the socket is empty or about max were read.  Returns how many
+ * frames were read.
+ */
+static int
+port_read_batch(struct netd_port *p, enum transport_class cls, int max)
+{
+	static uint8_t buf[TRANSPORT_RX_BATCH][PTP_MAX_MSG_LEN];
+	struct transport_rx rx[TRANSPORT_RX_BATCH];
+	int i, n, total = 0;
+
+	if (transport_tx_owed(&p->tp, cls) > 0)
+		(void)port_read_errqueue(p, cls, 0);
+	while (total < max) {
+		for (i = 0; i < TRANSPORT_RX_BATCH; i++) {
+			rx[i].buf = buf[i];
+			rx[i].cap = sizeof(buf[i]);
+		}
+		if ((n = transport_recv_batch(&p->tp, cls, rx,
+		    TRANSPORT_RX_BATCH)) <= 0)
+			break;
+		total += n;
+		for (i = 0; i < n; i++) {
+			if (rx[i].len == 0)
+				continue;	/* dropped and counted */
+			if (rx[i].have_ts && port_convert(p, &rx[i].ts) != 0)
+				rx[i].have_ts = 0;
+			relay_rx_frame(p, cls, &rx[i]);
+		}
+		if (n < TRANSPORT_RX_BATCH)
+			break;		/* the socket is empty */
+	}
+	return total;
+}
+
 static void
 port_ev_read(evutil_socket_t fd, short what, void *arg)
 {
@@ -559,10 +596,8 @@ port_rx_drain(struct netd *nd)
 			p->coalescing = 0;
 			continue;
 		}
-		for (n = 0; n < PORT_DRAIN_MAX && port_read_one(p, TC_EVENT);
-		    n++)
-			;
-		if (n == PORT_DRAIN_MAX) {
+		n = port_read_batch(p, TC_EVENT, PORT_DRAIN_MAX);
+		if (n >= PORT_DRAIN_MAX) {
 			/* More came than one drain reads: the socket stays
 			 * off the loop, and the caller drains again soon. */
 			more = 1;

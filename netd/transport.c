@@ -360,63 +360,64 @@ transport_fd(const struct transport_port *port, enum transport_class cls)
 	return port->fd[cls];
 }
 
-int
-transport_recv(struct transport_port *port, enum transport_class cls,
-    struct transport_rx *rx)
-{
-	const struct transport_ops *ops = ops_of(port->kind);
+/* A received frame's slots: one per frame of a recvmmsg(). */
+struct rx_slot {
 	uint8_t hdr[16];
 	union {
 		struct cmsghdr align;
 		uint8_t b[CONTROL_LEN];
 	} control;
 	struct sockaddr_storage from;
-	struct tstamp_cmsg tc;
 	struct iovec iov[2];
-	struct msghdr msg;
-	ssize_t n;
-	size_t plen;
-	int err, r;
+};
 
-	if (cls != TC_EVENT && cls != TC_GENERAL)
-		return -EINVAL;
+static void
+rx_prepare(const struct transport_ops *ops, struct rx_slot *sl,
+    struct transport_rx *rx, struct msghdr *msg)
+{
 	rx->len = 0;
 	rx->have_ts = rx->hw = 0;
 	memset(&rx->ts, 0, sizeof(rx->ts));
 	memset(&rx->src, 0, sizeof(rx->src));
+	sl->iov[0].iov_base = sl->hdr;
+	sl->iov[0].iov_len = ops->rx_hdr_len;
+	sl->iov[1].iov_base = rx->buf;
+	sl->iov[1].iov_len = rx->cap;
+	memset(msg, 0, sizeof(*msg));
+	memset(&sl->from, 0, sizeof(sl->from));
+	msg->msg_name = &sl->from;
+	msg->msg_namelen = sizeof(sl->from);
+	msg->msg_iov = ops->rx_hdr_len ? sl->iov : sl->iov + 1;
+	msg->msg_iovlen = ops->rx_hdr_len ? 2 : 1;
+	msg->msg_control = sl->control.b;
+	msg->msg_controllen = sizeof(sl->control.b);
+}
 
-	iov[0].iov_base = hdr;
-	iov[0].iov_len = ops->rx_hdr_len;
-	iov[1].iov_base = rx->buf;
-	iov[1].iov_len = rx->cap;
-	memset(&msg, 0, sizeof(msg));
-	memset(&from, 0, sizeof(from));
-	msg.msg_name = &from;
-	msg.msg_namelen = sizeof(from);
-	msg.msg_iov = ops->rx_hdr_len ? iov : iov + 1;
-	msg.msg_iovlen = ops->rx_hdr_len ? 2 : 1;
-	msg.msg_control = control.b;
-	msg.msg_controllen = sizeof(control.b);
-	if ((n = recvmsg(port->fd[cls], &msg, MSG_DONTWAIT)) == -1) {
-		err = -errno;
-		if (err == -EAGAIN || err == -EWOULDBLOCK || err == -EINTR)
-			return -EAGAIN;
-		port->cnt.rx_errors++;
-		log_warn("%s: recvmsg", port->ifname);
-		return err;
-	}
-	if (msg.msg_flags & MSG_TRUNC) {
+/*
+ * Checks a datagram of n octets the kernel gave and fills rx: the payload
+ * length (> 0), or 0 when it was dropped (counted).
+ */
+static int
+rx_finish(struct transport_port *port, enum transport_class cls,
+    struct rx_slot *sl, struct msghdr *msg, size_t n,
+    struct transport_rx *rx)
+{
+	const struct transport_ops *ops = ops_of(port->kind);
+	struct tstamp_cmsg tc;
+	size_t plen;
+
+	if (msg->msg_flags & MSG_TRUNC) {
 		port->cnt.rx_truncated++;
 		return 0;
 	}
-	if ((size_t)n < ops->rx_hdr_len) {
+	if (n < ops->rx_hdr_len) {
 		port->cnt.rx_too_short++;
 		return 0;
 	}
-	plen = (size_t)n - ops->rx_hdr_len;
+	plen = n - ops->rx_hdr_len;
 	/* The filter already dropped these; a second check costs nothing. */
 	if (port->kind == TR_L2 &&
-	    ((struct sockaddr_ll *)&from)->sll_pkttype > PACKET_MULTICAST) {
+	    ((struct sockaddr_ll *)&sl->from)->sll_pkttype > PACKET_MULTICAST) {
 		port->cnt.rx_bad_pkttype++;
 		return 0;
 	}
@@ -436,11 +437,11 @@ transport_recv(struct transport_port *port, enum transport_class cls,
 		port->cnt.rx_bad_length++;
 		return 0;
 	}
-	if (ops->rx_src(hdr, &from, msg.msg_namelen, &rx->src) < 0) {
+	if (ops->rx_src(sl->hdr, &sl->from, msg->msg_namelen, &rx->src) < 0) {
 		port->cnt.rx_errors++;
 		return 0;
 	}
-	if ((r = tstamp_parse_cmsg(&msg, &tc)) < 0) {
+	if (tstamp_parse_cmsg(msg, &tc) < 0) {
 		port->cnt.rx_errors++;
 		return 0;
 	}
@@ -458,6 +459,60 @@ transport_recv(struct transport_port *port, enum transport_class cls,
 	rx->len = plen;
 	port->cnt.rx[cls]++;
 	return (int)plen;
+}
+
+/* A failed receive: -EAGAIN when nothing is queued, else counted. */
+static int
+rx_error(struct transport_port *port, int err)
+{
+	if (err == -EAGAIN || err == -EWOULDBLOCK || err == -EINTR)
+		return -EAGAIN;
+	port->cnt.rx_errors++;
+	errno = -err;
+	log_warn("%s: recvmsg", port->ifname);
+	return err;
+}
+
+int
+transport_recv(struct transport_port *port, enum transport_class cls,
+    struct transport_rx *rx)
+{
+	struct rx_slot sl;
+	struct msghdr msg;
+	ssize_t n;
+
+	if (cls != TC_EVENT && cls != TC_GENERAL)
+		return -EINVAL;
+	rx_prepare(ops_of(port->kind), &sl, rx, &msg);
+	if ((n = recvmsg(port->fd[cls], &msg, MSG_DONTWAIT)) == -1)
+		return rx_error(port, -errno);
+	return rx_finish(port, cls, &sl, &msg, (size_t)n, rx);
+}
+
+int
+transport_recv_batch(struct transport_port *port, enum transport_class cls,
+    struct transport_rx *rx, int max)
+{
+	const struct transport_ops *ops = ops_of(port->kind);
+	static struct rx_slot sl[TRANSPORT_RX_BATCH];
+	struct mmsghdr mm[TRANSPORT_RX_BATCH];
+	int i, n;
+
+	if (cls != TC_EVENT && cls != TC_GENERAL)
+		return -EINVAL;
+	if (max <= 0 || max > TRANSPORT_RX_BATCH)
+		max = TRANSPORT_RX_BATCH;
+	for (i = 0; i < max; i++) {
+		rx_prepare(ops, &sl[i], &rx[i], &mm[i].msg_hdr);
+		mm[i].msg_len = 0;
+	}
+	if ((n = recvmmsg(port->fd[cls], mm, (unsigned)max, MSG_DONTWAIT,
+	    NULL)) == -1)
+		return rx_error(port, -errno);
+	for (i = 0; i < n; i++)
+		(void)rx_finish(port, cls, &sl[i], &mm[i].msg_hdr,
+		    mm[i].msg_len, &rx[i]);
+	return n;
 }
 
 /*

@@ -317,6 +317,16 @@ int	transport_fd(const struct transport_port *, enum transport_class);
 int	transport_recv(struct transport_port *, enum transport_class,
 	    struct transport_rx *);
 /*
+ * Reads up to max (<= TRANSPORT_RX_BATCH) frames in one recvmmsg(), each
+ * into rx[i] (buf and cap set by the caller), as transport_recv() reads
+ * one: rx[i].len > 0 for a frame delivered, 0 for one dropped (counted).
+ * Returns how many were read, -EAGAIN when none was queued, another
+ * negative errno on error.
+ */
+#define TRANSPORT_RX_BATCH	32
+int	transport_recv_batch(struct transport_port *, enum transport_class,
+	    struct transport_rx *rx, int max);
+/*
  * Sends one PTP payload.  netd builds every header.  UNICAST is allowed
  * only to a peer the port knows (-EPERM otherwise).  With want_ts a TX
  * timestamp is requested and *ts_id set; the timestamp is later returned

@@ -1,8 +1,10 @@
 /*
- * test_netd_txq.c - netd's deferred sends (netd/transport_txq.c): what a
- * batch queues leaves in order, in one sendmmsg() per socket's worth, and
- * a send the kernel refuses at the flush gives its TX request back and is
- * reported, while the sends after it still leave.
+ * test_netd_txq.c - netd's batched socket I/O: deferred sends
+ * (netd/transport_txq.c), what a batch queues leaving in order, in one
+ * sendmmsg() per socket's worth, a send the kernel refuses at the flush
+ * giving its TX request back and being reported while the sends after it
+ * still leave; and transport_recv_batch(), a coalescing socket's frames
+ * read TRANSPORT_RX_BATCH to a recvmmsg() with transport_recv()'s checks.
  *
  * The port's sockets are AF_UNIX datagram pairs standing in for an L2
  * port's packet sockets: l2.c frames a header and sends with no address,
@@ -230,6 +232,60 @@ test_txq_checks_at_once(void **state)
 	transport_defer(&f->port, 0);
 }
 
+/*
+ * 40 frames queued, every tenth malformed (versionPTP 1): read 32, then
+ * 8, in order, the malformed ones dropped and counted in place, each
+ * sender learned as a peer; then nothing.
+ */
+static void
+test_rx_batch(void **state)
+{
+	static uint8_t buf[TRANSPORT_RX_BATCH][PTP_MAX_MSG_LEN];
+	struct fixture *f = *state;
+	struct transport_peer_params pp = { .max = 16, .timeout_s = 60 };
+	struct transport_rx rx[TRANSPORT_RX_BATCH];
+	struct transport_addr src = { .len = 6 };
+	uint8_t fr[14 + 44];
+	int i, n, k, seq = 0, good;
+
+	assert_int_equal(transport_peers_init(&f->port.peers, &pp, NULL), 0);
+	for (i = 0; i < 40; i++) {
+		memcpy(fr, "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00"
+		    "\x00\x88\xf7", 14);
+		fr[11] = (uint8_t)(2 + i % 5);	/* five senders */
+		msg(fr + 14, MT_DELAY_REQ, 44, (uint16_t)i);
+		if (i % 10 == 9)
+			fr[14 + 1] = 1;
+		assert_int_equal(send(f->peer[TC_EVENT], fr, sizeof(fr), 0),
+		    (ssize_t)sizeof(fr));
+	}
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < TRANSPORT_RX_BATCH; i++) {
+			rx[i].buf = buf[i];
+			rx[i].cap = sizeof(buf[i]);
+		}
+		n = transport_recv_batch(&f->port, TC_EVENT, rx,
+		    TRANSPORT_RX_BATCH);
+		assert_int_equal(n, k == 0 ? TRANSPORT_RX_BATCH :
+		    40 - TRANSPORT_RX_BATCH);
+		for (i = 0; i < n; i++, seq++) {
+			good = seq % 10 != 9;
+			assert_int_equal(rx[i].len, good ? 44 : 0);
+			if (!good)
+				continue;
+			assert_int_equal(rx[i].buf[31], seq);
+			assert_int_equal(rx[i].src.len, 6);
+			assert_int_equal(rx[i].src.b[5], 2 + seq % 5);
+		}
+	}
+	assert_int_equal(f->port.cnt.rx_bad_version, 4);
+	assert_int_equal(f->port.cnt.rx[TC_EVENT], 36);
+	assert_int_equal(transport_recv_batch(&f->port, TC_EVENT, rx,
+	    TRANSPORT_RX_BATCH), -EAGAIN);
+	memcpy(src.b, "\x02\x00\x00\x00\x00\x06", 6);
+	assert_true(transport_peer_known(&f->port, &src));
+}
+
 int
 main(void)
 {
@@ -239,6 +295,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_txq_refused, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_txq_checks_at_once, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_rx_batch, setup,
 		    teardown),
 	};
 
