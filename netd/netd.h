@@ -80,6 +80,7 @@ struct netd_port {
 	uint8_t			 quiet[TC_NUM];	/* socket off the loop */
 	uint8_t			 coalescing;	/* event socket off the loop
 						   while a Delay_Req is held */
+	int			 drained;	/* frames the last drain read */
 	uint64_t		 rxdrop[NETD_RXDROP_MAX];
 	uint64_t		 refused[NETD_REFUSE_MAX];
 	uint64_t		 reopens;
@@ -129,6 +130,8 @@ struct netd {
 	struct event		*outq_tmo;	/* sends what is held alone */
 	struct event		*coal_tmo;	/* ends the ports' coalescing */
 	int			 draining;	/* in port_rx_drain() */
+	int64_t			 coal_again_ns;	/* the longest hold a drained
+						   frame asked for */
 	uint64_t		 conn_refused[NETD_REFUSE_MAX];
 
 	/* ctlsrv.c: read-only control socket (lib/ctlsock.c) */
@@ -174,14 +177,15 @@ void	port_batch_flush(struct netd *nd);
 /*
  * Receive coalescing (outq.h): the port's event socket leaves the loop
  * while a received Delay_Req is held; port_rx_drain() reads what came
- * meanwhile (at most PORT_DRAIN_MAX frames a port) and puts the sockets
- * back; a port that had more keeps coalescing, and port_rx_drain() then
- * returns 1: drain again in PORT_DRAIN_AGAIN_US.  port_rx_coalesce():
- * 1 when the socket is off the loop.
+ * meanwhile (at most PORT_DRAIN_MAX frames a port), and returns 1 when a
+ * port had more: drain again in PORT_DRAIN_AGAIN_US.  port_rx_end()
+ * then puts the sockets back, or with keep leaves them off for another
+ * window.  port_rx_coalesce(): 1 when the socket is off the loop.
  */
 #define PORT_DRAIN_AGAIN_US	1000
 int	port_rx_coalesce(struct netd_port *p);
 int	port_rx_drain(struct netd *nd);
+void	port_rx_end(struct netd *nd, int keep);
 /* Forgets the TX timestamps owed (the client went away); frees nothing. */
 void	port_txmap_clear(struct netd_port *p);
 /* Frees what port_init() and port_send() allocated (at exit). */

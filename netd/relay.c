@@ -240,12 +240,19 @@ relay_ev_coal(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	evtimer_del(nd->coal_tmo);
 	nd->draining = 1;
+	nd->coal_again_ns = 0;
 	more = port_rx_drain(nd);
 	nd->draining = 0;
+	/* Still Delay_Reqs to hold (relay_hold()): coalesce on. */
+	port_rx_end(nd, nd->coal_again_ns > 0);
 	(void)relay_flush(nd);
 	if (more) {
 		/* Left in the socket: after clockd has had these. */
 		struct timeval tv = { 0, PORT_DRAIN_AGAIN_US };
+
+		(void)evtimer_add(nd->coal_tmo, &tv);
+	} else if (nd->coal_again_ns > 0) {
+		struct timeval tv = { 0, nd->coal_again_ns / 1000 };
 
 		(void)evtimer_add(nd->coal_tmo, &tv);
 	}
@@ -308,6 +315,9 @@ relay_hold(struct netd *nd, const NetdMsg *m, enum outq_kind k,
 	 * the next ones are read together when the hold ends.  A port whose
 	 * socket a batch put back on the loop, or another port, joins a
 	 * coalescing under way and is drained with it. */
+	if (k == OUTQ_RX && hold_ns >= OUTQ_DREQ_HOLD_NS && nd->draining &&
+	    hold_ns > nd->coal_again_ns)
+		nd->coal_again_ns = hold_ns;
 	if (k == OUTQ_RX && hold_ns >= OUTQ_DREQ_HOLD_NS && !nd->draining &&
 	    port < nd->nports && !nd->ports[port].coalescing &&
 	    port_rx_coalesce(&nd->ports[port]) &&
