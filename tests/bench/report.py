@@ -295,7 +295,9 @@ def scale(c, out):
                "CPU is its processes' on-CPU "
                "time over the window (netd + clockd, or ptp4l).  *Served*: "
                "clients holding all three grants at the end; *Sync min*: "
-               "the least-served client's Syncs against its grant.\n")
+               "the least-served client's Syncs against its grant; "
+               "*Delay_Resp min*: the least-served client's share of the "
+               "window's Delay_Reqs that were answered.\n")
     out.append("| grandmaster | clients | Sync/s each | served | refused | "
                "CPU (cores) | µs per client per s | Sync/s in all | "
                "Sync min / median | Delay_Resp min | peak RSS (KiB) |")

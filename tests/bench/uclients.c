@@ -24,10 +24,12 @@
  * After WARM s, for SECONDS s, it counts per client the Announce, Sync,
  * Follow_Up and Delay_Resp received, and prints one JSON object: the
  * grants and refusals (a GRANT with durationField 0, 16.1.4.2) per
- * message type, the messages a second served, and, per client, the Sync
- * and Delay_Resp received as a fraction of what its grants promise
- * (minimum, 1st percentile, median): "every client served at its granted
- * rate" is the minimum near 1.
+ * message type, the messages a second served, and, per client, the Syncs
+ * received as a fraction of what its grants promise and the Delay_Reqs
+ * sent in the window that a Delay_Resp answered (by sequenceId, 13.8.2.3;
+ * answers are awaited for DRESP_GRACE_MS after the window, sending
+ * nothing more): minimum, 1st percentile, median.  "Every client served
+ * at its granted rate" is the minimum near 1.
  *
  * A benchmark tool, not part of ptpsep: it trusts nothing it receives
  * beyond the lengths it checks, and sends only on IFACE.
@@ -72,7 +74,14 @@ struct client {
 	uint32_t grants[K_N], refusals[K_N];
 	uint32_t rx[K_N], rx_fu;	/* in the window */
 	uint16_t seq_dreq, seq_sig;
+	uint16_t dreq_first;		/* the window's first Delay_Req */
+	uint32_t dreq_sent, dreq_answered;	/* of the window's */
 };
+
+/* How long answers to the window's last Delay_Reqs are awaited. */
+#define DRESP_GRACE_MS	1000
+
+static int in_window;		/* Delay_Reqs sent now are counted */
 
 static int fd = -1, ifindex;
 static uint8_t gm_mac[6];
@@ -212,7 +221,26 @@ send_request(unsigned int i, int8_t logsync, uint32_t duration)
 static void
 send_delay_req(unsigned int i)
 {
-	(void)frame_new(i, MT_DELAY_REQ, HDR_LEN + 10, cl[i].seq_dreq++, 1);
+	struct client *c = &cl[i];
+
+	if (in_window) {
+		if (c->dreq_sent == 0)
+			c->dreq_first = c->seq_dreq;
+		c->dreq_sent++;
+	}
+	(void)frame_new(i, MT_DELAY_REQ, HDR_LEN + 10, c->seq_dreq++, 1);
+}
+
+/* A Delay_Resp answering one of the window's Delay_Reqs (its seq). */
+static void
+rx_delay_resp(struct client *c, const uint8_t *h)
+{
+	uint16_t seq = (uint16_t)(h[30] << 8 | h[31]);
+
+	if (c->dreq_sent > 0 && c->dreq_sent <= 65536 &&
+	    (uint16_t)(seq - c->dreq_first) < c->dreq_sent &&
+	    c->dreq_answered < c->dreq_sent)
+		c->dreq_answered++;
 }
 
 static int
@@ -278,6 +306,11 @@ rx_frame(const uint8_t *f, size_t len, int counting)
 	case MT_FOLLOW_UP:
 		if (counting)
 			c->rx_fu++;
+		break;
+	case MT_DELAY_RESP:
+		rx_delay_resp(c, h);
+		if (counting)
+			c->rx[K_DRESP]++;
 		break;
 	default:
 		if (counting && (k = k_of(h[0] & 0x0f)) >= 0)
@@ -375,11 +408,9 @@ report(double window, int8_t logsync)
 			    interval_s(cl[i].granted_log[K_SYNC]);
 			fs[ns++] = cl[i].rx[K_SYNC] / want;
 		}
-		if (cl[i].granted[K_DRESP]) {
-			double want = window /
-			    interval_s(cl[i].granted_log[K_DRESP]);
-			fd_[nd++] = cl[i].rx[K_DRESP] / want;
-		}
+		if (cl[i].granted[K_DRESP] && cl[i].dreq_sent > 0)
+			fd_[nd++] = (double)cl[i].dreq_answered /
+			    cl[i].dreq_sent;
 		if (cl[i].granted[K_SYNC] && cl[i].granted[K_DRESP] &&
 		    cl[i].granted[K_ANN])
 			served++;
@@ -488,8 +519,15 @@ main(int argc, char **argv)
 		flush_out();
 		drain(t >= t_count);
 		sleep_1ms();
+		in_window = now_ns() >= t_count;
 	}
 	drain(1);
+	/* Answers to the window's last Delay_Reqs; nothing more is sent. */
+	in_window = 0;
+	for (i = 0; i < DRESP_GRACE_MS; i++) {
+		sleep_1ms();
+		drain(0);
+	}
 	report(seconds, logsync);
 	/* Cancel what was granted (16.1.4.3), so the server frees it. */
 	for (i = 0; i < n; i++) {
