@@ -304,6 +304,19 @@ port_txmap_find(struct netd_port *p, uint32_t ts_id)
 	return m->used && m->ts_id == ts_id ? m : NULL;
 }
 
+/* The entry of ts_id, no longer owed: read it before the next send. */
+static struct netd_txmap *
+port_txmap_take(struct netd_port *p, uint32_t ts_id)
+{
+	struct netd_txmap *m = port_txmap_find(p, ts_id);
+
+	if (m != NULL) {
+		m->used = 0;
+		p->txmap_used--;
+	}
+	return m;
+}
+
 /* Converts a kernel timestamp into the timescale of netd's clock. */
 static int
 port_convert(struct netd_port *p, struct timespec *ts)
@@ -338,12 +351,10 @@ port_send_follow_up(struct netd_port *p, struct netd_txmap *m,
 static void
 port_txts_done(struct netd_port *p, struct transport_txts *t)
 {
-	struct netd_txmap *m = port_txmap_find(p, t->id);
+	struct netd_txmap *m = port_txmap_take(p, t->id);
 
 	if (m == NULL)
 		return;		/* owed to a client that has gone */
-	m->used = 0;
-	p->txmap_used--;
 	if (t->status == TXTS_OK && port_convert(p, &t->ts) != 0)
 		t->status = TXTS_MISSING;
 	if (m->fu_len > 0 && t->status == TXTS_OK) {
@@ -364,14 +375,11 @@ static void
 port_tx_failed(void *arg, enum transport_class cls, uint32_t ts_id)
 {
 	struct netd_port *p = arg;
-	struct netd_txmap *m = port_txmap_find(p, ts_id);
+	struct netd_txmap *m = port_txmap_take(p, ts_id);
 
 	(void)cls;
-	if (m == NULL)
-		return;
-	m->used = 0;
-	p->txmap_used--;
-	relay_tx_failed(p, m->cookie);
+	if (m != NULL)
+		relay_tx_failed(p, m->cookie);
 }
 
 /* Keeps clockd's follow_up template in the slot (bounded: check.c). */
@@ -419,6 +427,16 @@ port_read_errqueue(struct netd_port *p, enum transport_class cls, int all)
 	return total;
 }
 
+/* A received frame to clockd, its time stamp on netd's clock's scale. */
+static void
+port_rx_deliver(struct netd_port *p, enum transport_class cls,
+    struct transport_rx *rx)
+{
+	if (rx->have_ts && port_convert(p, &rx->ts) != 0)
+		rx->have_ts = 0;
+	relay_rx_frame(p, cls, rx);
+}
+
 /*
  * One wake-up of a port socket: the kernel has a frame for it, or an entry
  * on its error queue (a TX timestamp), which wakes the socket with
@@ -451,9 +469,7 @@ port_read_one(struct netd_port *p, enum transport_class cls)
 	}
 	if (rc <= 0)
 		return 1;	/* dropped and counted by transport */
-	if (rx.have_ts && port_convert(p, &rx.ts) != 0)
-		rx.have_ts = 0;
-	relay_rx_frame(p, cls, &rx);
+	port_rx_deliver(p, cls, &rx);
 	return 1;
 }
 
@@ -482,11 +498,8 @@ port_read_batch(struct netd_port *p, enum transport_class cls, int max)
 			break;
 		total += n;
 		for (i = 0; i < n; i++) {
-			if (rx[i].len == 0)
-				continue;	/* dropped and counted */
-			if (rx[i].have_ts && port_convert(p, &rx[i].ts) != 0)
-				rx[i].have_ts = 0;
-			relay_rx_frame(p, cls, &rx[i]);
+			if (rx[i].len > 0)	/* else dropped and counted */
+				port_rx_deliver(p, cls, &rx[i]);
 		}
 		if (n < TRANSPORT_RX_BATCH)
 			break;		/* the socket is empty */

@@ -315,11 +315,13 @@ relay_hold(struct netd *nd, const NetdMsg *m, enum outq_kind k,
 	 * the next ones are read together when the hold ends.  A port whose
 	 * socket a batch put back on the loop, or another port, joins a
 	 * coalescing under way and is drained with it. */
-	if (k == OUTQ_RX && hold_ns >= OUTQ_DREQ_HOLD_NS && nd->draining &&
-	    hold_ns > nd->coal_again_ns)
-		nd->coal_again_ns = hold_ns;
-	if (k == OUTQ_RX && hold_ns >= OUTQ_DREQ_HOLD_NS && !nd->draining &&
-	    port < nd->nports && !nd->ports[port].coalescing &&
+	if (k != OUTQ_RX || hold_ns < OUTQ_DREQ_HOLD_NS)
+		return 0;
+	if (nd->draining) {
+		/* relay_ev_coal() coalesces on for the longest. */
+		if (hold_ns > nd->coal_again_ns)
+			nd->coal_again_ns = hold_ns;
+	} else if (port < nd->nports && !nd->ports[port].coalescing &&
 	    port_rx_coalesce(&nd->ports[port]) &&
 	    !evtimer_pending(nd->coal_tmo, NULL)) {
 		struct timeval tv = { 0, hold_ns / 1000 };
